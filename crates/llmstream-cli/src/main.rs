@@ -1,0 +1,62 @@
+//! `llmstream`: every capability of the llmstream library over files or stdin.
+//!
+//! The subcommands and their output forms are the CLI contract of
+//! DESIGN.md; tests outside the project rely on them.
+
+mod cmd;
+mod input;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Streams from LLM APIs: incremental JSON, Server-Sent Events, provider deltas.
+#[derive(Parser, Debug)]
+#[command(name = "llmstream", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse JSON incrementally: final value, live snapshots or path-aware events.
+    Json(cmd::json::JsonArgs),
+    /// Best-effort value of a truncated JSON text (`json --partial --lenient`).
+    Repair(cmd::json::RepairArgs),
+    /// Decode a text/event-stream body into events, one JSON line each.
+    Sse(cmd::sse::SseArgs),
+    /// Replay a built-in document through the parser and show the live snapshot.
+    Demo(cmd::demo::DemoArgs),
+}
+
+/// Why a subcommand failed: bad input (exit 1) or bad usage (exit 2).
+#[derive(Debug)]
+pub enum Failure {
+    /// The input was rejected; the message says what and where.
+    Input(String),
+    /// The command line asked for something impossible.
+    Usage(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Json(args) => cmd::json::run(args),
+        Command::Repair(args) => cmd::json::repair(args),
+        Command::Sse(args) => cmd::sse::run(args),
+        Command::Demo(args) => cmd::demo::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Usage(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
