@@ -1,0 +1,49 @@
+//! Incremental, path-aware JSON.
+//!
+//! [`Parser`] takes bytes in pieces split anywhere and reports
+//! [`Event`]s (string deltas, completed values, container starts and ends,
+//! each with its [`Path`]) while keeping a live partial [`Value`] current.
+//! [`repair()`] gives the best-effort value of a truncated text; [`parse`]
+//! parses a whole document.
+//!
+//! Strict RFC 8259 by default; leniency is opt-in through [`Options`].
+//! Incomplete is not invalid: `{"a": "he` is a prefix of many documents and
+//! waits for more, while `[1 2` is an error at byte 3, at once.
+
+mod error;
+mod event;
+mod options;
+mod parser;
+mod path;
+mod repair;
+mod scan;
+mod value;
+mod write;
+
+pub use error::{Error, ErrorKind, Expected};
+pub use event::{Event, EventKind, OwnedEvent, OwnedEventKind};
+pub use options::{Limits, Options};
+pub use parser::{Feed, Parser};
+pub use path::{Path, PathBuf, Segment};
+pub use repair::{repair, repair_bytes};
+pub use value::{Map, Number, Value};
+
+/// Parses one complete JSON document (strict RFC 8259, default limits).
+///
+/// ```
+/// let value = llmstream::json::parse(br#"{"a":[1,"x"]}"#)?;
+/// assert_eq!(value.pointer("/a/1").and_then(|v| v.as_str()), Some("x"));
+/// # Ok::<(), llmstream::json::Error>(())
+/// ```
+pub fn parse(input: &[u8]) -> Result<Value, Error> {
+    parse_with(input, Options::new())
+}
+
+/// Parses one complete JSON document with these options.
+pub fn parse_with(input: &[u8], options: Options) -> Result<Value, Error> {
+    let mut parser = Parser::with_options(options.snapshot(true).multiple_values(false));
+    parser.push(input)?;
+    parser.end()?;
+    // A successful end means a complete value was read.
+    Ok(parser.into_value().unwrap_or_default())
+}

@@ -1,0 +1,119 @@
+//! What the parser accepts and how much of it.
+
+/// Parser options. The default is strict RFC 8259 with the default
+/// [`Limits`]; every leniency is opt-in.
+///
+/// ```
+/// use llmstream::json::{Options, Parser};
+/// let mut parser = Parser::with_options(Options::new().trailing_commas(true));
+/// parser.push(b"[1, 2,]").unwrap();
+/// parser.end().unwrap();
+/// assert_eq!(parser.snapshot().unwrap().to_string(), "[1,2]");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub(crate) trailing_commas: bool,
+    pub(crate) growing_numbers: bool,
+    pub(crate) multiple_values: bool,
+    pub(crate) snapshot: bool,
+    pub(crate) limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+impl Options {
+    /// Strict RFC 8259, default limits, snapshot kept.
+    pub const fn new() -> Self {
+        Options {
+            trailing_commas: false,
+            growing_numbers: false,
+            multiple_values: false,
+            snapshot: true,
+            limits: Limits::new(),
+        }
+    }
+
+    /// Accept one `,` before `]` or `}` (`[1,]`, `{"a":1,}`), as models
+    /// often write.
+    pub const fn trailing_commas(mut self, yes: bool) -> Self {
+        self.trailing_commas = yes;
+        self
+    }
+
+    /// Show a number in the snapshot while it may still grow (`[1, 12` shows
+    /// `[1,12]`). This trades the monotonic guarantee for immediacy: `12` may
+    /// become `123`, and `1.` is shown as `1` until a digit follows.
+    pub const fn growing_numbers(mut self, yes: bool) -> Self {
+        self.growing_numbers = yes;
+        self
+    }
+
+    /// Accept a sequence of top-level values (JSON Lines, or values simply
+    /// concatenated), reported one by one. Take each completed value with
+    /// [`Parser::take_completed`](super::Parser::take_completed).
+    pub const fn multiple_values(mut self, yes: bool) -> Self {
+        self.multiple_values = yes;
+        self
+    }
+
+    /// Keep the live partial value (default: yes). Without it the parser
+    /// only reports events, and does no allocation per value.
+    pub const fn snapshot(mut self, yes: bool) -> Self {
+        self.snapshot = yes;
+        self
+    }
+
+    /// Replace the limits.
+    pub const fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+}
+
+/// Bounds on what one parser accepts, so that hostile input cannot exhaust
+/// the stack or memory. Exceeding one is an error of its own kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Arrays and objects nested inside each other. Default 128 (as
+    /// serde_json). The parser never recurses, so a larger limit costs only
+    /// memory; but dropping a deep [`Value`](super::Value) does recurse.
+    pub max_depth: usize,
+    /// Decoded bytes in one string or object key. Default 64 MiB.
+    pub max_string_bytes: usize,
+    /// Bytes in one number. Default 4096.
+    pub max_number_bytes: usize,
+    /// Bytes fed in total. Default 1 GiB.
+    pub max_input_bytes: u64,
+}
+
+impl Limits {
+    /// The defaults.
+    pub const fn new() -> Self {
+        Limits {
+            max_depth: 128,
+            max_string_bytes: 64 << 20,
+            max_number_bytes: 4096,
+            max_input_bytes: 1 << 30,
+        }
+    }
+
+    /// No limits but the nesting depth, which stays at `max_depth`.
+    pub const fn unlimited(max_depth: usize) -> Self {
+        Limits {
+            max_depth,
+            max_string_bytes: usize::MAX,
+            max_number_bytes: usize::MAX,
+            max_input_bytes: u64::MAX,
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::new()
+    }
+}

@@ -1,0 +1,1126 @@
+//! The incremental JSON parser: a push state machine over bytes.
+//!
+//! One state per grammar position, a stack of open containers, and the live
+//! partial value kept beside them. Every byte is examined once; a piece that
+//! ends anywhere (inside an escape, a UTF-8 sequence, a number, a literal)
+//! leaves the state waiting for the rest. Nothing recurses.
+
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::error::{Error, ErrorKind, Expected};
+use super::event::{Event, EventKind};
+use super::options::Options;
+use super::path::{Path, PathBuf, Segment};
+use super::scan::{is_whitespace, string_run_end, Tail, Utf8Tail};
+use super::value::{Map, Number, Value};
+
+/// An incremental JSON parser.
+///
+/// Feed it bytes in pieces split anywhere; after each piece, pull the
+/// [`Event`]s that became certain and read the live partial value with
+/// [`Parser::snapshot`]. Total work is linear in the bytes fed, however they
+/// are cut.
+///
+/// ```
+/// use llmstream::json::{EventKind, Parser};
+///
+/// let mut parser = Parser::new();
+/// let mut deltas = Vec::new();
+/// for piece in [&br#"{"blocks":[{"content":"Hel"#[..], br#"lo"}]}"#] {
+///     let mut feed = parser.feed(piece);
+///     while let Some(event) = feed.next_event() {
+///         let event = event?;
+///         if let EventKind::StringDelta(text) = event.kind {
+///             deltas.push(format!("{} += {text:?}", event.path));
+///         }
+///     }
+///     drop(feed);
+///     // The snapshot is current after every piece.
+///     println!("{}", parser.snapshot().unwrap());
+/// }
+/// parser.end()?;
+/// assert_eq!(deltas, [r#"blocks[0].content += "Hel""#, r#"blocks[0].content += "lo""#]);
+/// # Ok::<(), llmstream::json::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Parser {
+    opts: Options,
+    state: State,
+    /// The open containers, outermost first.
+    frames: Vec<Container>,
+    /// `segments[d]` is the step to the current child of `frames[d]`.
+    /// Entries past `frames.len()` are kept so their key buffers are reused.
+    segments: Vec<Segment>,
+    /// Decoded text of the current value string.
+    text: String,
+    /// How much of `text` has been reported as deltas.
+    delivered: usize,
+    /// Decoded text of the current object key.
+    key: String,
+    /// Source text of the current number.
+    number: String,
+    /// Whether a still-growing number is shown in the snapshot.
+    number_shown: bool,
+    utf8: Utf8Tail,
+    root: Option<Value>,
+    completed: VecDeque<Value>,
+    /// Stream offset of the first byte of the current piece.
+    offset: u64,
+    error: Option<Error>,
+    /// Whether the end of input has been processed.
+    ended: bool,
+    /// Whether any value has started (for "empty input").
+    started: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Container {
+    Array,
+    Object,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before a top-level value.
+    RootValue,
+    /// After `[`.
+    ArrayFirst,
+    /// After `,` in an array.
+    ArrayValue,
+    /// After an array element.
+    ArrayNext,
+    /// After `{`.
+    ObjectFirst,
+    /// After `,` in an object.
+    ObjectKey,
+    /// After a key.
+    Colon,
+    /// After `:`.
+    MemberValue,
+    /// After a member's value.
+    ObjectNext,
+    /// Inside a string (a key when `key`).
+    Str { key: bool, escape: Escape },
+    /// Inside a number.
+    Number(Num),
+    /// Inside `true`, `false` or `null`, `matched` bytes in.
+    Literal { word: Word, matched: u8 },
+    /// The top-level value is complete.
+    Done,
+}
+
+/// Where inside an escape sequence a string is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    None,
+    /// After `\`.
+    Backslash,
+    /// In `\uXXXX`: `digits` read, `high` a preceding high surrogate (or 0).
+    Hex { digits: u8, unit: u16, high: u16 },
+    /// After a high surrogate's escape: a `\` must follow.
+    AfterHigh { high: u16 },
+    /// After a high surrogate and `\`: a `u` must follow.
+    AfterHighBackslash { high: u16 },
+}
+
+/// Position in RFC 8259's number grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Num {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    Exp,
+    ExpSign,
+    ExpDigits,
+}
+
+impl Num {
+    /// Whether the text so far is a whole number.
+    fn is_complete(self) -> bool {
+        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Word {
+    True,
+    False,
+    Null,
+}
+
+impl Word {
+    fn text(self) -> &'static str {
+        match self {
+            Word::True => "true",
+            Word::False => "false",
+            Word::Null => "null",
+        }
+    }
+    fn value(self) -> Value {
+        match self {
+            Word::True => Value::Bool(true),
+            Word::False => Value::Bool(false),
+            Word::Null => Value::Null,
+        }
+    }
+}
+
+/// An event before it borrows from the parser: `depth` is the length of its
+/// path.
+#[derive(Debug, Clone, Copy)]
+enum Raw {
+    StartObject(usize),
+    EndObject(usize),
+    StartArray(usize),
+    EndArray(usize),
+    Delta { depth: usize, from: usize },
+    Str(usize),
+    Number(usize),
+    Bool(usize, bool),
+    Null(usize),
+}
+
+enum Step {
+    Event(Raw),
+    /// The piece is used up.
+    Exhausted,
+    Error,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new()
+    }
+}
+
+impl Parser {
+    /// A strict parser with default limits.
+    pub fn new() -> Self {
+        Parser::with_options(Options::new())
+    }
+
+    /// A parser with these options.
+    pub fn with_options(opts: Options) -> Self {
+        Parser {
+            opts,
+            state: State::RootValue,
+            frames: Vec::new(),
+            segments: Vec::new(),
+            text: String::new(),
+            delivered: 0,
+            key: String::new(),
+            number: String::new(),
+            number_shown: false,
+            utf8: Utf8Tail::default(),
+            root: None,
+            completed: VecDeque::new(),
+            offset: 0,
+            error: None,
+            ended: false,
+            started: false,
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// Feeds the next piece; pull its events from the returned [`Feed`].
+    ///
+    /// Parsing happens as events are pulled. Dropping the `Feed` early still
+    /// consumes the whole piece (the events are discarded), so the snapshot
+    /// never misses accepted bytes.
+    pub fn feed<'p, 'i>(&'p mut self, input: &'i [u8]) -> Feed<'p, 'i> {
+        let mut feed = Feed {
+            parser: self,
+            input,
+            pos: 0,
+            eof: false,
+            done: false,
+        };
+        feed.check_input_limit();
+        feed
+    }
+
+    /// Feeds text; see [`Parser::feed`].
+    pub fn feed_str<'p, 'i>(&'p mut self, input: &'i str) -> Feed<'p, 'i> {
+        self.feed(input.as_bytes())
+    }
+
+    /// Signals the end of input; pull its last events from the returned
+    /// [`Feed`]. A document still open is then an
+    /// [`UnexpectedEnd`](ErrorKind::UnexpectedEnd) error.
+    pub fn finish(&mut self) -> Feed<'_, 'static> {
+        let feed = Feed {
+            parser: self,
+            input: &[],
+            pos: 0,
+            eof: true,
+            done: false,
+        };
+        feed
+    }
+
+    /// Feeds a piece, discarding its events.
+    pub fn push(&mut self, input: &[u8]) -> Result<(), Error> {
+        self.feed(input).run()
+    }
+
+    /// Feeds a piece, handing each event to `on_event`.
+    pub fn push_with(
+        &mut self,
+        input: &[u8],
+        mut on_event: impl FnMut(Event<'_>),
+    ) -> Result<(), Error> {
+        let mut feed = self.feed(input);
+        while let Some(event) = feed.next_event() {
+            on_event(event?);
+        }
+        Ok(())
+    }
+
+    /// Signals the end of input, discarding its events.
+    pub fn end(&mut self) -> Result<(), Error> {
+        self.finish().run()
+    }
+
+    /// Signals the end of input, handing each event to `on_event`.
+    pub fn end_with(&mut self, mut on_event: impl FnMut(Event<'_>)) -> Result<(), Error> {
+        let mut feed = self.finish();
+        while let Some(event) = feed.next_event() {
+            on_event(event?);
+        }
+        Ok(())
+    }
+
+    /// The live partial value: `None` while no value has started (or, with
+    /// [`Options::multiple_values`], between values). See DESIGN.md's
+    /// snapshot policy: completed values as in the document, open strings
+    /// with their text so far, members whose value has not started omitted,
+    /// numbers that may still grow omitted, literals shown from their first
+    /// byte. It only ever grows.
+    pub fn snapshot(&self) -> Option<&Value> {
+        self.root.as_ref()
+    }
+
+    /// Takes the value out (the snapshot, complete once [`Parser::end`]
+    /// succeeded).
+    pub fn into_value(self) -> Option<Value> {
+        self.root
+    }
+
+    /// With [`Options::multiple_values`]: the next completed top-level value.
+    pub fn take_completed(&mut self) -> Option<Value> {
+        self.completed.pop_front()
+    }
+
+    /// The error that stopped the parser, if any.
+    pub fn error(&self) -> Option<&Error> {
+        self.error.as_ref()
+    }
+
+    /// Bytes fed so far.
+    pub fn bytes_fed(&self) -> u64 {
+        self.offset
+    }
+
+    /// Whether the top-level value is complete (single-value mode).
+    pub fn is_complete(&self) -> bool {
+        self.state == State::Done
+    }
+
+    /// The path of the value being parsed now.
+    pub fn path(&self) -> Path<'_> {
+        Path::new(self.segments.get(..self.frames.len()).unwrap_or(&[]))
+    }
+
+    /// The best-effort value of what was fed, as if the document ended here:
+    /// the snapshot plus a number cut short, kept as its longest valid
+    /// prefix (`12`, `1.`→`1`, `1e`→`1`; a lone `-` is dropped). Used by
+    /// [`repair`](super::repair).
+    pub fn partial_value(&self) -> Option<Value> {
+        let mut root = self.root.clone();
+        if let State::Number(_) = self.state {
+            if !self.number_shown {
+                if let Some(n) = number_prefix(&self.number) {
+                    let depth = self.frames.len();
+                    if depth == 0 {
+                        root = Some(Value::Number(n));
+                    } else if let Some(container) = descend(&mut root, depth - 1) {
+                        attach(container, &self.key, Value::Number(n));
+                    }
+                }
+            }
+        }
+        root
+    }
+
+    // ----- the state machine -----
+
+    fn fail(&mut self, kind: ErrorKind, offset: u64) -> Step {
+        let depth = self.frames.len();
+        let len = match self.state {
+            State::ObjectFirst | State::ObjectKey | State::ArrayFirst => depth.saturating_sub(1),
+            State::Str { key: true, .. } => depth.saturating_sub(1),
+            _ => depth,
+        };
+        let path = PathBuf::from(self.segments.get(..len).unwrap_or(&[]).to_vec());
+        self.error = Some(Error::new(kind, offset, path));
+        Step::Error
+    }
+
+    fn unexpected(&mut self, expected: Expected, found: u8, offset: u64) -> Step {
+        self.fail(ErrorKind::Unexpected { expected, found }, offset)
+    }
+
+    /// Runs until one event is certain or the piece is used up.
+    fn step(&mut self, input: &[u8], pos: &mut usize, eof: bool) -> Step {
+        loop {
+            let Some(&byte) = input.get(*pos) else {
+                return self.end_of_piece(eof);
+            };
+            let at = self.offset + *pos as u64;
+            match self.state {
+                State::Str { key, escape } => {
+                    if let Some(step) = self.string(input, pos, key, escape) {
+                        return step;
+                    }
+                }
+                State::Number(num) => {
+                    if let Some(step) = self.number(input, pos, num) {
+                        return step;
+                    }
+                }
+                State::Literal { word, matched } => {
+                    let expected = word.text().as_bytes();
+                    if expected.get(usize::from(matched)) != Some(&byte) {
+                        return self.unexpected(Expected::Literal(word.text()), byte, at);
+                    }
+                    *pos += 1;
+                    if usize::from(matched) + 1 == expected.len() {
+                        let depth = self.frames.len();
+                        self.after_value();
+                        return Step::Event(match word {
+                            Word::True => Raw::Bool(depth, true),
+                            Word::False => Raw::Bool(depth, false),
+                            Word::Null => Raw::Null(depth),
+                        });
+                    }
+                    self.state = State::Literal {
+                        word,
+                        matched: matched + 1,
+                    };
+                }
+                _ if is_whitespace(byte) => *pos += 1,
+                State::RootValue => {
+                    if let Some(step) = self.value(byte, pos, Expected::Value) {
+                        return step;
+                    }
+                }
+                State::MemberValue => {
+                    if let Some(step) = self.value(byte, pos, Expected::ValueAfterColon) {
+                        return step;
+                    }
+                }
+                State::ArrayFirst => {
+                    if byte == b']' {
+                        *pos += 1;
+                        return self.close(Container::Array);
+                    }
+                    if let Some(step) = self.value(byte, pos, Expected::ValueOrArrayEnd) {
+                        return step;
+                    }
+                }
+                State::ArrayValue => {
+                    if byte == b']' && self.opts.trailing_commas {
+                        *pos += 1;
+                        return self.close(Container::Array);
+                    }
+                    if let Some(step) = self.value(byte, pos, Expected::ValueAfterComma) {
+                        return step;
+                    }
+                }
+                State::ArrayNext => match byte {
+                    b',' => {
+                        *pos += 1;
+                        if let Some(Segment::Index(i)) =
+                            self.segments.get_mut(self.frames.len().wrapping_sub(1))
+                        {
+                            *i += 1;
+                        }
+                        self.state = State::ArrayValue;
+                    }
+                    b']' => {
+                        *pos += 1;
+                        return self.close(Container::Array);
+                    }
+                    _ => return self.unexpected(Expected::CommaOrArrayEnd, byte, at),
+                },
+                State::ObjectFirst | State::ObjectKey => match byte {
+                    b'"' => {
+                        *pos += 1;
+                        self.key.clear();
+                        self.state = State::Str {
+                            key: true,
+                            escape: Escape::None,
+                        };
+                    }
+                    b'}' if self.state == State::ObjectFirst || self.opts.trailing_commas => {
+                        *pos += 1;
+                        return self.close(Container::Object);
+                    }
+                    _ => {
+                        let expected = if self.state == State::ObjectFirst {
+                            Expected::KeyOrObjectEnd
+                        } else {
+                            Expected::KeyAfterComma
+                        };
+                        return self.unexpected(expected, byte, at);
+                    }
+                },
+                State::Colon => {
+                    if byte != b':' {
+                        return self.unexpected(Expected::Colon, byte, at);
+                    }
+                    *pos += 1;
+                    self.state = State::MemberValue;
+                }
+                State::ObjectNext => match byte {
+                    b',' => {
+                        *pos += 1;
+                        self.state = State::ObjectKey;
+                    }
+                    b'}' => {
+                        *pos += 1;
+                        return self.close(Container::Object);
+                    }
+                    _ => return self.unexpected(Expected::CommaOrObjectEnd, byte, at),
+                },
+                State::Done => return self.unexpected(Expected::EndOfInput, byte, at),
+            }
+        }
+    }
+
+    /// The piece is used up: report an open string's new text, show a
+    /// growing number, or (at the end of input) finish or fail.
+    fn end_of_piece(&mut self, eof: bool) -> Step {
+        if let State::Str { key: false, .. } = self.state {
+            if self.text.len() > self.delivered {
+                return self.delta();
+            }
+        }
+        if let State::Number(num) = self.state {
+            if eof && self.frames.is_empty() && num.is_complete() {
+                return self.complete_number();
+            }
+            if self.opts.growing_numbers && !eof {
+                self.show_growing_number();
+            }
+        }
+        if !eof {
+            return Step::Exhausted;
+        }
+        let at = self.offset;
+        let expected = match self.state {
+            State::Done => return Step::Exhausted,
+            State::RootValue if self.opts.multiple_values && self.frames.is_empty() => {
+                return Step::Exhausted
+            }
+            State::RootValue => Expected::Value,
+            State::ArrayFirst => Expected::ValueOrArrayEnd,
+            State::ArrayValue => Expected::ValueAfterComma,
+            State::ArrayNext => Expected::CommaOrArrayEnd,
+            State::ObjectFirst => Expected::KeyOrObjectEnd,
+            State::ObjectKey => Expected::KeyAfterComma,
+            State::Colon => Expected::Colon,
+            State::MemberValue => Expected::ValueAfterColon,
+            State::ObjectNext => Expected::CommaOrObjectEnd,
+            State::Str { escape, .. } => match escape {
+                Escape::Hex { .. } => Expected::HexDigit,
+                Escape::AfterHigh { .. } | Escape::AfterHighBackslash { .. } => {
+                    Expected::LowSurrogate
+                }
+                _ => Expected::StringEnd,
+            },
+            State::Number(num) if num.is_complete() => {
+                if self.frames.last() == Some(&Container::Array) {
+                    Expected::CommaOrArrayEnd
+                } else {
+                    Expected::CommaOrObjectEnd
+                }
+            }
+            State::Number(_) => Expected::Digit,
+            State::Literal { word, .. } => Expected::Literal(word.text()),
+        };
+        self.fail(ErrorKind::UnexpectedEnd { expected }, at)
+    }
+
+    /// The first byte of a value; `Some` when an event is due or on error.
+    fn value(&mut self, byte: u8, pos: &mut usize, expected: Expected) -> Option<Step> {
+        let at = self.offset + *pos as u64;
+        self.started = true;
+        match byte {
+            b'"' => {
+                *pos += 1;
+                self.text.clear();
+                self.delivered = 0;
+                self.insert(Value::String(String::new()));
+                self.state = State::Str {
+                    key: false,
+                    escape: Escape::None,
+                };
+                // The string's events come when its text does.
+                None
+            }
+            b'{' | b'[' => {
+                let depth = self.frames.len();
+                if depth >= self.opts.limits.max_depth {
+                    let limit = self.opts.limits.max_depth;
+                    return Some(self.fail(ErrorKind::DepthLimit { limit }, at));
+                }
+                *pos += 1;
+                let (container, value, state, raw) = if byte == b'{' {
+                    let map = Value::Object(Map::new());
+                    (Container::Object, map, State::ObjectFirst, Raw::StartObject(depth))
+                } else {
+                    let items = Value::Array(Vec::new());
+                    (Container::Array, items, State::ArrayFirst, Raw::StartArray(depth))
+                };
+                self.insert(value);
+                self.frames.push(container);
+                if container == Container::Array {
+                    self.set_segment_index(depth, 0);
+                }
+                self.state = state;
+                Some(Step::Event(raw))
+            }
+            b'-' | b'0'..=b'9' => {
+                *pos += 1;
+                self.number.clear();
+                self.number.push(char::from(byte));
+                self.number_shown = false;
+                self.state = State::Number(match byte {
+                    b'-' => Num::Minus,
+                    b'0' => Num::Zero,
+                    _ => Num::Int,
+                });
+                None
+            }
+            b't' | b'f' | b'n' => {
+                *pos += 1;
+                let word = match byte {
+                    b't' => Word::True,
+                    b'f' => Word::False,
+                    _ => Word::Null,
+                };
+                self.insert(word.value());
+                self.state = State::Literal { word, matched: 1 };
+                None
+            }
+            _ => Some(self.unexpected(expected, byte, at)),
+        }
+    }
+
+    fn close(&mut self, container: Container) -> Step {
+        self.frames.pop();
+        let depth = self.frames.len();
+        self.after_value();
+        Step::Event(match container {
+            Container::Array => Raw::EndArray(depth),
+            Container::Object => Raw::EndObject(depth),
+        })
+    }
+
+    /// Moves to what may follow a complete value.
+    fn after_value(&mut self) {
+        self.state = match self.frames.last() {
+            Some(Container::Array) => State::ArrayNext,
+            Some(Container::Object) => State::ObjectNext,
+            None if self.opts.multiple_values => {
+                if let Some(done) = self.root.take() {
+                    self.completed.push_back(done);
+                }
+                State::RootValue
+            }
+            None => State::Done,
+        };
+    }
+
+    fn set_segment_index(&mut self, depth: usize, index: usize) {
+        match self.segments.get_mut(depth) {
+            Some(segment) => *segment = Segment::Index(index),
+            None => self.segments.push(Segment::Index(index)),
+        }
+    }
+
+    fn set_segment_key(&mut self, depth: usize) {
+        match self.segments.get_mut(depth) {
+            Some(Segment::Key(buf)) => {
+                buf.clear();
+                buf.push_str(&self.key);
+            }
+            Some(segment) => *segment = Segment::Key(self.key.clone()),
+            None => self.segments.push(Segment::Key(self.key.clone())),
+        }
+    }
+
+    // ----- strings -----
+
+    /// Consumes string bytes; `Some` when an event is due or on error.
+    fn string(
+        &mut self,
+        input: &[u8],
+        pos: &mut usize,
+        key: bool,
+        mut escape: Escape,
+    ) -> Option<Step> {
+        let limit = self.opts.limits.max_string_bytes;
+        loop {
+            let at = self.offset + *pos as u64;
+            let rest = input.get(*pos..).unwrap_or(&[]);
+            let Some(&byte) = rest.first() else {
+                self.state = State::Str { key, escape };
+                return None;
+            };
+            if !self.utf8.is_empty() {
+                match self.utf8.resume(rest) {
+                    Tail::Waiting => {
+                        *pos = input.len();
+                        continue;
+                    }
+                    Tail::Char(c, used) => {
+                        *pos += used;
+                        self.target(key).push(c);
+                        continue;
+                    }
+                    Tail::Invalid(used) => {
+                        return Some(self.fail(ErrorKind::InvalidUtf8, at + used as u64));
+                    }
+                }
+            }
+            match escape {
+                Escape::None => {
+                    let run = string_run_end(rest);
+                    if run > 0 {
+                        let bytes = rest.get(..run).unwrap_or(&[]);
+                        let text = match core::str::from_utf8(bytes) {
+                            Ok(text) => text,
+                            Err(e) => {
+                                let valid = e.valid_up_to();
+                                if e.error_len().is_some() || run < rest.len() {
+                                    return Some(
+                                        self.fail(ErrorKind::InvalidUtf8, at + valid as u64),
+                                    );
+                                }
+                                // A sequence cut by the end of the piece.
+                                self.utf8.hold(bytes.get(valid..).unwrap_or(&[]));
+                                core::str::from_utf8(bytes.get(..valid).unwrap_or(&[]))
+                                    .unwrap_or("")
+                            }
+                        };
+                        let target = if key { &mut self.key } else { &mut self.text };
+                        if target.len() + text.len() > limit {
+                            return Some(self.fail(ErrorKind::StringLimit { limit }, at));
+                        }
+                        target.push_str(text);
+                        *pos += run;
+                        continue;
+                    }
+                    match byte {
+                        b'"' => {
+                            if key {
+                                *pos += 1;
+                                let depth = self.frames.len().wrapping_sub(1);
+                                self.set_segment_key(depth);
+                                self.state = State::Colon;
+                                return None;
+                            }
+                            if self.text.len() > self.delivered {
+                                self.state = State::Str { key, escape };
+                                return Some(self.delta());
+                            }
+                            *pos += 1;
+                            let depth = self.frames.len();
+                            self.after_value();
+                            return Some(Step::Event(Raw::Str(depth)));
+                        }
+                        b'\\' => {
+                            *pos += 1;
+                            escape = Escape::Backslash;
+                        }
+                        _ => {
+                            return Some(self.fail(ErrorKind::ControlCharacter { found: byte }, at))
+                        }
+                    }
+                }
+                Escape::Backslash => {
+                    *pos += 1;
+                    let c = match byte {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            escape = Escape::Hex {
+                                digits: 0,
+                                unit: 0,
+                                high: 0,
+                            };
+                            continue;
+                        }
+                        _ => return Some(self.fail(ErrorKind::InvalidEscape { found: byte }, at)),
+                    };
+                    if let Some(step) = self.push_char(key, c, at) {
+                        return Some(step);
+                    }
+                    escape = Escape::None;
+                }
+                Escape::Hex { digits, unit, high } => {
+                    let Some(nibble) = hex_value(byte) else {
+                        return Some(self.unexpected(Expected::HexDigit, byte, at));
+                    };
+                    *pos += 1;
+                    let unit = (unit << 4) | u16::from(nibble);
+                    if digits < 3 {
+                        escape = Escape::Hex {
+                            digits: digits + 1,
+                            unit,
+                            high,
+                        };
+                        continue;
+                    }
+                    let c = match (high, unit) {
+                        (0, 0xD800..=0xDBFF) => {
+                            escape = Escape::AfterHigh { high: unit };
+                            continue;
+                        }
+                        (0, 0xDC00..=0xDFFF) => {
+                            return Some(self.fail(ErrorKind::LoneSurrogate { unit }, at))
+                        }
+                        (0, unit) => char::from_u32(u32::from(unit)),
+                        (high, 0xDC00..=0xDFFF) => char::from_u32(
+                            0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(unit) - 0xDC00),
+                        ),
+                        (high, _) => {
+                            return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at))
+                        }
+                    };
+                    let Some(c) = c else {
+                        return Some(self.fail(ErrorKind::LoneSurrogate { unit }, at));
+                    };
+                    if let Some(step) = self.push_char(key, c, at) {
+                        return Some(step);
+                    }
+                    escape = Escape::None;
+                }
+                Escape::AfterHigh { high } => {
+                    if byte != b'\\' {
+                        return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at));
+                    }
+                    *pos += 1;
+                    escape = Escape::AfterHighBackslash { high };
+                }
+                Escape::AfterHighBackslash { high } => {
+                    if byte != b'u' {
+                        return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at));
+                    }
+                    *pos += 1;
+                    escape = Escape::Hex {
+                        digits: 0,
+                        unit: 0,
+                        high,
+                    };
+                }
+            }
+        }
+    }
+
+    fn target(&mut self, key: bool) -> &mut String {
+        if key {
+            &mut self.key
+        } else {
+            &mut self.text
+        }
+    }
+
+    fn push_char(&mut self, key: bool, c: char, at: u64) -> Option<Step> {
+        let limit = self.opts.limits.max_string_bytes;
+        let target = self.target(key);
+        if target.len() + c.len_utf8() > limit {
+            return Some(self.fail(ErrorKind::StringLimit { limit }, at));
+        }
+        target.push(c);
+        None
+    }
+
+    /// Reports the undelivered text of the open value string and shows it.
+    fn delta(&mut self) -> Step {
+        let from = self.delivered;
+        self.delivered = self.text.len();
+        if self.opts.snapshot {
+            let depth = self.frames.len();
+            if let Some(Value::String(shown)) = descend(&mut self.root, depth) {
+                shown.push_str(self.text.get(from..).unwrap_or(""));
+            }
+        }
+        Step::Event(Raw::Delta {
+            depth: self.frames.len(),
+            from,
+        })
+    }
+
+    // ----- numbers -----
+
+    fn number(&mut self, input: &[u8], pos: &mut usize, mut num: Num) -> Option<Step> {
+        let limit = self.opts.limits.max_number_bytes;
+        let start = *pos;
+        while let Some(&byte) = input.get(*pos) {
+            let next = match (num, byte) {
+                (Num::Minus, b'0') => Num::Zero,
+                (Num::Minus, b'1'..=b'9') => Num::Int,
+                (Num::Int, b'0'..=b'9') => Num::Int,
+                (Num::Zero | Num::Int, b'.') => Num::Dot,
+                (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
+                (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::Exp,
+                (Num::Exp, b'+' | b'-') => Num::ExpSign,
+                (Num::Exp | Num::ExpSign | Num::ExpDigits, b'0'..=b'9') => Num::ExpDigits,
+                (Num::Zero, b'0'..=b'9') => {
+                    let at = self.offset + *pos as u64;
+                    return Some(self.fail(ErrorKind::LeadingZero, at));
+                }
+                _ if num.is_complete() => {
+                    self.push_number_bytes(input, start, *pos);
+                    self.state = State::Number(num);
+                    if self.number.len() > limit {
+                        let at = self.offset + *pos as u64;
+                        return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
+                    }
+                    return Some(self.complete_number());
+                }
+                _ => {
+                    let at = self.offset + *pos as u64;
+                    return Some(self.unexpected(Expected::Digit, byte, at));
+                }
+            };
+            num = next;
+            *pos += 1;
+            if self.number.len() + (*pos - start) > limit {
+                let at = self.offset + *pos as u64;
+                return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
+            }
+        }
+        self.push_number_bytes(input, start, *pos);
+        self.state = State::Number(num);
+        None
+    }
+
+    fn push_number_bytes(&mut self, input: &[u8], start: usize, end: usize) {
+        // Every byte accepted by the number grammar is ASCII.
+        let bytes = input.get(start..end).unwrap_or(&[]);
+        self.number
+            .push_str(core::str::from_utf8(bytes).unwrap_or(""));
+    }
+
+    fn complete_number(&mut self) -> Step {
+        let value = Value::Number(Number::from_valid(&self.number));
+        if self.number_shown {
+            self.replace_current(value);
+        } else {
+            self.insert(value);
+        }
+        self.number_shown = false;
+        let depth = self.frames.len();
+        self.after_value();
+        Step::Event(Raw::Number(depth))
+    }
+
+    fn show_growing_number(&mut self) {
+        if let Some(n) = number_prefix(&self.number) {
+            if self.number_shown {
+                self.replace_current(Value::Number(n));
+            } else {
+                self.insert(Value::Number(n));
+                self.number_shown = true;
+            }
+        }
+    }
+
+    // ----- the snapshot -----
+
+    /// Adds a value that has just started to the snapshot.
+    fn insert(&mut self, value: Value) {
+        if !self.opts.snapshot {
+            return;
+        }
+        let depth = self.frames.len();
+        if depth == 0 {
+            self.root = Some(value);
+            return;
+        }
+        if let Some(container) = descend(&mut self.root, depth - 1) {
+            attach(container, &self.key, value);
+        }
+    }
+
+    /// Replaces the value being parsed (a growing number) in the snapshot.
+    fn replace_current(&mut self, value: Value) {
+        if !self.opts.snapshot {
+            return;
+        }
+        let depth = self.frames.len();
+        if let Some(slot) = descend(&mut self.root, depth) {
+            *slot = value;
+        }
+    }
+
+    fn event(&self, raw: Raw) -> Event<'_> {
+        let path = |depth: usize| Path::new(self.segments.get(..depth).unwrap_or(&[]));
+        let (depth, kind) = match raw {
+            Raw::StartObject(d) => (d, EventKind::StartObject),
+            Raw::EndObject(d) => (d, EventKind::EndObject),
+            Raw::StartArray(d) => (d, EventKind::StartArray),
+            Raw::EndArray(d) => (d, EventKind::EndArray),
+            Raw::Delta { depth, from } => (
+                depth,
+                EventKind::StringDelta(self.text.get(from..).unwrap_or("")),
+            ),
+            Raw::Str(d) => (d, EventKind::String(&self.text)),
+            Raw::Number(d) => (d, EventKind::Number(&self.number)),
+            Raw::Bool(d, b) => (d, EventKind::Bool(b)),
+            Raw::Null(d) => (d, EventKind::Null),
+        };
+        Event {
+            path: path(depth),
+            kind,
+        }
+    }
+}
+
+/// Walks `levels` steps down the last children from the root: the open
+/// value at that depth. Cost is the depth, never the document size.
+fn descend(root: &mut Option<Value>, levels: usize) -> Option<&mut Value> {
+    let mut value = root.as_mut()?;
+    for _ in 0..levels {
+        value = match value {
+            Value::Array(items) => items.last_mut()?,
+            Value::Object(map) => &mut map.last_mut()?.1,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// Appends `value` to an open container (`key` names it in an object).
+fn attach(container: &mut Value, key: &str, value: Value) {
+    match container {
+        Value::Array(items) => items.push(value),
+        Value::Object(map) => map.push(key, value),
+        _ => {}
+    }
+}
+
+/// The longest prefix of a cut number text that is a number itself.
+fn number_prefix(text: &str) -> Option<Number> {
+    let mut end = text.len();
+    let bytes = text.as_bytes();
+    // Drop an unfinished exponent, then an unfinished fraction.
+    if let Some(e) = bytes.iter().position(|&b| b == b'e' || b == b'E') {
+        if !bytes.get(e + 1..).unwrap_or(&[]).iter().any(u8::is_ascii_digit) {
+            end = e;
+        }
+    }
+    let head = text.get(..end).unwrap_or("");
+    let head = head.strip_suffix('.').unwrap_or(head);
+    Number::from_text(head)
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The events of one piece, pulled one at a time.
+///
+/// A lending iterator: each [`Event`] borrows the parser until the next
+/// call, which is what lets events carry paths and text without allocating.
+/// Dropping the feed consumes the rest of the piece.
+#[derive(Debug)]
+pub struct Feed<'p, 'i> {
+    parser: &'p mut Parser,
+    input: &'i [u8],
+    pos: usize,
+    eof: bool,
+    done: bool,
+}
+
+impl Feed<'_, '_> {
+    fn check_input_limit(&mut self) {
+        if self.parser.error.is_some() {
+            return;
+        }
+        let limit = self.parser.opts.limits.max_input_bytes;
+        let total = self.parser.offset.saturating_add(self.input.len() as u64);
+        if total > limit {
+            let path = self.parser.path().to_path_buf();
+            self.parser.error = Some(Error::new(ErrorKind::InputLimit { limit }, limit, path));
+        }
+    }
+
+    /// The next event of this piece, `None` when the piece is used up, or
+    /// the error that stopped the parser (reported once per feed).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next_event(&mut self) -> Option<Result<Event<'_>, Error>> {
+        if self.done {
+            return None;
+        }
+        if let Some(error) = self.parser.error.as_ref() {
+            self.done = true;
+            return Some(Err(error.clone()));
+        }
+        {
+            match self.parser.step(self.input, &mut self.pos, self.eof) {
+                Step::Event(raw) => return Some(Ok(self.parser.event(raw))),
+                Step::Exhausted => {
+                    self.done = true;
+                    self.parser.offset += self.input.len() as u64;
+                    if self.eof {
+                        self.parser.ended = true;
+                    }
+                    return None;
+                }
+                Step::Error => {
+                    self.done = true;
+                    let error = self.parser.error.clone()?;
+                    return Some(Err(error));
+                }
+            }
+        }
+    }
+
+    /// Consumes the rest of the piece, discarding events.
+    pub fn run(mut self) -> Result<(), Error> {
+        while let Some(event) = self.next_event() {
+            event?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Feed<'_, '_> {
+    fn drop(&mut self) {
+        while self.next_event().is_some() {}
+    }
+}

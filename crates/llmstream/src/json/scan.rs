@@ -1,0 +1,165 @@
+//! Byte scanning for the hot loops: string runs and UTF-8 across pieces.
+
+/// Index of the first byte in `s` that ends a plain string run: `"`, `\`,
+/// or a control character (below 0x20); `s.len()` if none.
+///
+/// Eight bytes at a time (SWAR): text-heavy documents spend nearly all their
+/// time here. For each test the lowest flagged byte is exact: the classic
+/// has-zero trick only raises false flags above a true match.
+#[inline]
+pub(crate) fn string_run_end(s: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const QUOTE: u64 = LO * b'"' as u64;
+    const BACKSLASH: u64 = LO * b'\\' as u64;
+    const SPACE: u64 = LO * 0x20;
+    let mut i = 0;
+    let mut words = s.chunks_exact(8);
+    for word in &mut words {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        let w = u64::from_le_bytes(bytes);
+        let q = w ^ QUOTE;
+        let b = w ^ BACKSLASH;
+        let mask = (q.wrapping_sub(LO) & !q)
+            | (b.wrapping_sub(LO) & !b)
+            | (w.wrapping_sub(SPACE) & !w);
+        let mask = mask & HI;
+        if mask != 0 {
+            return i + (mask.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    for &byte in words.remainder() {
+        if ends_run(byte) {
+            return i;
+        }
+        i += 1;
+    }
+    s.len()
+}
+
+#[inline]
+fn ends_run(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// JSON's four whitespace bytes.
+#[inline]
+pub(crate) fn is_whitespace(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// The bytes of one UTF-8 sequence cut by the end of a piece, waiting for
+/// the rest. At most three bytes ever wait (a four-byte sequence less one).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Utf8Tail {
+    bytes: [u8; 4],
+    len: u8,
+}
+
+/// What became of a waiting sequence after more bytes.
+pub(crate) enum Tail {
+    /// Still incomplete; every byte offered was used.
+    Waiting,
+    /// Complete: this character, having used `used` of the bytes offered.
+    Char(char, usize),
+    /// Not UTF-8, detected at this many bytes into the offered slice.
+    Invalid(usize),
+}
+
+impl Utf8Tail {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Holds the valid but incomplete end of a run (1 to 3 bytes).
+    pub(crate) fn hold(&mut self, bytes: &[u8]) {
+        let n = bytes.len().min(3);
+        self.bytes[..n].copy_from_slice(&bytes[..n]);
+        self.len = n as u8;
+    }
+
+    /// Continues the waiting sequence with the start of `input`.
+    pub(crate) fn resume(&mut self, input: &[u8]) -> Tail {
+        for (used, &b) in input.iter().enumerate() {
+            let len = usize::from(self.len);
+            if len >= 4 {
+                return Tail::Invalid(used);
+            }
+            self.bytes[len] = b;
+            self.len += 1;
+            match core::str::from_utf8(&self.bytes[..=len]) {
+                Ok(s) => {
+                    self.len = 0;
+                    return match s.chars().next() {
+                        Some(c) => Tail::Char(c, used + 1),
+                        None => Tail::Invalid(used),
+                    };
+                }
+                Err(e) if e.error_len().is_some() => {
+                    self.len = 0;
+                    return Tail::Invalid(used);
+                }
+                Err(_) => {}
+            }
+        }
+        Tail::Waiting
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_end_finds_first_special_in_every_lane() {
+        for len in 0..40 {
+            for at in 0..len {
+                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                    let mut s = alloc::vec![b'a'; len];
+                    // Non-ASCII and near-miss bytes must not match.
+                    if at > 0 {
+                        s[at - 1] = 0xe9;
+                    }
+                    if at + 1 < len {
+                        s[at + 1] = b'"';
+                    }
+                    s[at] = special;
+                    assert_eq!(string_run_end(&s), at, "len {len} at {at} byte {special}");
+                }
+            }
+            let plain = alloc::vec![b' '; len];
+            assert_eq!(string_run_end(&plain), len);
+            let high = alloc::vec![0xffu8; len];
+            assert_eq!(string_run_end(&high), len);
+        }
+    }
+
+    #[test]
+    fn tail_completes_across_pieces() {
+        let emoji = "😀".as_bytes();
+        let mut t = Utf8Tail::default();
+        t.hold(&emoji[..1]);
+        assert!(matches!(t.resume(&emoji[1..2]), Tail::Waiting));
+        match t.resume(&[emoji[2], emoji[3], b'x']) {
+            Tail::Char(c, used) => {
+                assert_eq!(c, '😀');
+                assert_eq!(used, 2);
+            }
+            _ => panic!("expected a char"),
+        }
+        assert!(t.is_empty());
+    }
+
+    #[test]
+    fn tail_rejects_bad_continuations_at_once() {
+        let mut t = Utf8Tail::default();
+        t.hold(&[0xe2]);
+        assert!(matches!(t.resume(b"\""), Tail::Invalid(0)));
+        let mut t = Utf8Tail::default();
+        t.hold(&[0xed]);
+        // ED A0 starts a UTF-16 surrogate: never valid UTF-8.
+        assert!(matches!(t.resume(&[0xa0]), Tail::Invalid(0)));
+    }
+}

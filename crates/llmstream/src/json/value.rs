@@ -1,0 +1,545 @@
+//! The JSON value model: what the parser builds and what repair returns.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// A JSON value.
+///
+/// Objects keep their members in document order ([`Map`]); numbers keep their
+/// exact source text ([`Number`]), so nothing is lost or rounded on the way
+/// through.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Value {
+    /// `null`
+    #[default]
+    Null,
+    /// `true` or `false`
+    Bool(bool),
+    /// A number, as written.
+    Number(Number),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object, members in document order.
+    Object(Map),
+}
+
+impl Value {
+    /// The member `key` of an object (the last one if the key is repeated).
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(map) => map.get(key),
+            _ => None,
+        }
+    }
+
+    /// The element at `index` of an array.
+    pub fn get_index(&self, index: usize) -> Option<&Value> {
+        match self {
+            Value::Array(items) => items.get(index),
+            _ => None,
+        }
+    }
+
+    /// The value at an RFC 6901 JSON pointer (`""` is the whole value).
+    pub fn pointer(&self, pointer: &str) -> Option<&Value> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut value = self;
+        for token in rest.split('/') {
+            let token = unescape_pointer_token(token);
+            value = match value {
+                Value::Object(map) => map.get(&token)?,
+                Value::Array(items) => items.get(parse_pointer_index(&token)?)?,
+                _ => return None,
+            };
+        }
+        Some(value)
+    }
+
+    /// The text of a string value.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The value of a boolean.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is one.
+    pub fn as_number(&self) -> Option<&Number> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The number as an `f64` (see [`Number::as_f64`]).
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_number().and_then(Number::as_f64)
+    }
+
+    /// The number as an `i64`, if it is an integer in range.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_number().and_then(Number::as_i64)
+    }
+
+    /// The number as a `u64`, if it is a non-negative integer in range.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.as_number().and_then(Number::as_u64)
+    }
+
+    /// The elements of an array.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The members of an object.
+    pub fn as_object(&self) -> Option<&Map> {
+        match self {
+            Value::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The compact JSON text of this value (as `format!("{value}")`).
+    pub fn to_json(&self) -> String {
+        alloc::format!("{self}")
+    }
+
+    /// The JSON text indented by two spaces (as `format!("{value:#}")`).
+    pub fn to_json_pretty(&self) -> String {
+        alloc::format!("{self:#}")
+    }
+
+    /// A short name of the type, for messages: `"object"`, `"string"`, …
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+}
+
+fn unescape_pointer_token(token: &str) -> String {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~")
+    } else {
+        String::from(token)
+    }
+}
+
+fn parse_pointer_index(token: &str) -> Option<usize> {
+    // RFC 6901: no leading zeros, digits only.
+    if token.is_empty() || (token.len() > 1 && token.starts_with('0')) {
+        return None;
+    }
+    if !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::String(String::from(s))
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::String(s)
+    }
+}
+
+impl From<Number> for Value {
+    fn from(n: Number) -> Self {
+        Value::Number(n)
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    fn from(items: Vec<Value>) -> Self {
+        Value::Array(items)
+    }
+}
+
+impl From<Map> for Value {
+    fn from(map: Map) -> Self {
+        Value::Object(map)
+    }
+}
+
+macro_rules! from_integer {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Value {
+            fn from(n: $t) -> Self {
+                Value::Number(Number::from(n))
+            }
+        }
+        impl From<$t> for Number {
+            fn from(n: $t) -> Self {
+                let mut buf = NumberBuf::new();
+                // Writing an integer into an inline buffer cannot fail: the
+                // longest (i128::MIN) is 40 bytes, which spills to the heap.
+                let _ = fmt::write(&mut buf, format_args!("{n}"));
+                buf.finish()
+            }
+        }
+    )*};
+}
+from_integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// The largest number text stored without a heap allocation.
+const INLINE: usize = 22;
+
+/// A JSON number, kept as its exact source text.
+///
+/// Numbers in LLM output are identifiers, prices and coordinates as often as
+/// they are quantities; rounding them through `f64` on the way in would be
+/// silent damage. The text is kept and converted on request. Texts of up to
+/// 22 bytes (every `i64`, `u64` and shortest `f64`) are stored inline, so
+/// number-heavy documents do not allocate per number.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Number(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(alloc::boxed::Box<str>),
+}
+
+impl Number {
+    /// The number if `text` is a JSON number (RFC 8259 grammar), else `None`.
+    pub fn from_text(text: &str) -> Option<Number> {
+        if is_json_number(text.as_bytes()) {
+            Some(Number::from_valid(text))
+        } else {
+            None
+        }
+    }
+
+    /// Stores text the caller has already checked against the grammar.
+    pub(crate) fn from_valid(text: &str) -> Number {
+        if text.len() <= INLINE {
+            let mut bytes = [0u8; INLINE];
+            bytes[..text.len()].copy_from_slice(text.as_bytes());
+            Number(Repr::Inline {
+                len: text.len() as u8,
+                bytes,
+            })
+        } else {
+            Number(Repr::Heap(text.into()))
+        }
+    }
+
+    /// The number exactly as written in the document.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // The inline bytes were copied from a `&str` at a char boundary
+            // (all ASCII), so this never fails; "" is unreachable.
+            Repr::Inline { len, bytes } => {
+                core::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or("")
+            }
+            Repr::Heap(text) => text,
+        }
+    }
+
+    /// The nearest `f64` (as Rust's `str::parse`); huge magnitudes give ±∞.
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_str().parse().ok()
+    }
+
+    /// The value as an `i64` if the text is an integer (no fraction, no
+    /// exponent) in range.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_str().parse().ok()
+    }
+
+    /// The value as a `u64` if the text is a non-negative integer in range.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.as_str().parse().ok()
+    }
+
+    /// Whether the text is an integer (no `.`, no exponent).
+    pub fn is_integer(&self) -> bool {
+        !self.as_str().bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
+    }
+}
+
+impl fmt::Debug for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Number({})", self.as_str())
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Builds a number text without allocating for short ones.
+struct NumberBuf {
+    text: String,
+}
+
+impl NumberBuf {
+    fn new() -> Self {
+        NumberBuf {
+            text: String::new(),
+        }
+    }
+    fn finish(self) -> Number {
+        Number::from_valid(&self.text)
+    }
+}
+
+impl fmt::Write for NumberBuf {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.text.push_str(s);
+        Ok(())
+    }
+}
+
+/// Whether `text` matches RFC 8259's `number` production exactly.
+pub(crate) fn is_json_number(text: &[u8]) -> bool {
+    let mut i = 0;
+    let at = |i: usize| text.get(i).copied();
+    if at(i) == Some(b'-') {
+        i += 1;
+    }
+    match at(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while matches!(at(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        _ => return false,
+    }
+    if at(i) == Some(b'.') {
+        i += 1;
+        if !matches!(at(i), Some(b'0'..=b'9')) {
+            return false;
+        }
+        while matches!(at(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+    }
+    if matches!(at(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(at(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !matches!(at(i), Some(b'0'..=b'9')) {
+            return false;
+        }
+        while matches!(at(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+    }
+    i == text.len()
+}
+
+/// The members of a JSON object, in document order.
+///
+/// A vector, not a hash map: LLM objects are small, order matters to people
+/// reading them, and duplicate keys are kept rather than silently merged.
+/// [`Map::get`] returns the last member with the key, as most JSON parsers
+/// (serde_json, JavaScript's `JSON.parse`) resolve duplicates.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Map {
+    members: Vec<(String, Value)>,
+}
+
+impl Map {
+    /// An empty object.
+    pub fn new() -> Self {
+        Map {
+            members: Vec::new(),
+        }
+    }
+
+    /// The value of the last member named `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.members
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// The value of the last member named `key`, mutably.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.members
+            .iter_mut()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// Whether a member named `key` exists.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Appends a member (keeping any earlier member with the same key).
+    pub fn push(&mut self, key: impl Into<String>, value: Value) {
+        self.members.push((key.into(), value));
+    }
+
+    /// Sets `key`: replaces the last member with that key, or appends.
+    pub fn insert(&mut self, key: impl Into<String>, value: Value) {
+        let key = key.into();
+        match self.get_mut(&key) {
+            Some(slot) => *slot = value,
+            None => self.members.push((key, value)),
+        }
+    }
+
+    /// Removes and returns the last member named `key`.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        let index = self.members.iter().rposition(|(k, _)| k == key)?;
+        Some(self.members.remove(index).1)
+    }
+
+    /// The number of members (duplicates counted).
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether there are no members.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// The members in document order.
+    pub fn iter(&self) -> core::slice::Iter<'_, (String, Value)> {
+        self.members.iter()
+    }
+
+    /// The members as a slice.
+    pub fn as_slice(&self) -> &[(String, Value)] {
+        &self.members
+    }
+
+    /// The last member, mutably (where an incremental parser appends).
+    pub(crate) fn last_mut(&mut self) -> Option<&mut (String, Value)> {
+        self.members.last_mut()
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = &'a (String, Value);
+    type IntoIter = core::slice::Iter<'a, (String, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.iter()
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (String, Value);
+    type IntoIter = alloc::vec::IntoIter<(String, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.into_iter()
+    }
+}
+
+impl<K: Into<String>> FromIterator<(K, Value)> for Map {
+    fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Self {
+        Map {
+            members: iter.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn number_keeps_text_and_converts() {
+        let n = Number::from_text("-12").unwrap();
+        assert_eq!(n.as_str(), "-12");
+        assert_eq!(n.as_i64(), Some(-12));
+        assert_eq!(n.as_u64(), None);
+        assert_eq!(n.as_f64(), Some(-12.0));
+        let big = Number::from_text("123456789012345678901234567890.5e-3").unwrap();
+        assert_eq!(big.as_str(), "123456789012345678901234567890.5e-3");
+        assert_eq!(big.as_i64(), None);
+        assert!(!big.is_integer());
+        assert_eq!(Number::from(u64::MAX).as_u64(), Some(u64::MAX));
+        assert_eq!(Number::from(i128::MIN).as_str(), "-170141183460469231731687303715884105728");
+    }
+
+    #[test]
+    fn number_grammar() {
+        for ok in ["0", "-0", "1", "-1.5", "1e5", "1E+5", "1.0e-05", "10"] {
+            assert!(Number::from_text(ok).is_some(), "{ok}");
+        }
+        for bad in ["", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x1", "1 ", "NaN"] {
+            assert!(Number::from_text(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn map_get_returns_last_duplicate_and_keeps_order() {
+        let mut m = Map::new();
+        m.push("a", Value::from(1u8));
+        m.push("b", Value::from(2u8));
+        m.push("a", Value::from(3u8));
+        assert_eq!(m.get("a"), Some(&Value::from(3u8)));
+        assert_eq!(m.len(), 3);
+        let keys: Vec<&str> = m.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, vec!["a", "b", "a"]);
+        m.insert("b", Value::Null);
+        assert_eq!(m.get("b"), Some(&Value::Null));
+        assert_eq!(m.remove("a"), Some(Value::from(3u8)));
+        assert_eq!(m.get("a"), Some(&Value::from(1u8)));
+    }
+
+    #[test]
+    fn pointer_lookup() {
+        let mut inner = Map::new();
+        inner.push("a/b", Value::from("slash"));
+        inner.push("m~n", Value::from("tilde"));
+        let v = Value::Array(vec![Value::Null, Value::Object(inner)]);
+        assert_eq!(v.pointer(""), Some(&v));
+        assert_eq!(v.pointer("/1/a~1b").and_then(Value::as_str), Some("slash"));
+        assert_eq!(v.pointer("/1/m~0n").and_then(Value::as_str), Some("tilde"));
+        assert_eq!(v.pointer("/01"), None);
+        assert_eq!(v.pointer("/2"), None);
+        assert_eq!(v.pointer("x"), None);
+    }
+}

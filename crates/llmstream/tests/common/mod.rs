@@ -1,0 +1,56 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use llmstream::json::{Error, OwnedEvent, Parser, Value};
+
+/// ../shared/fixtures beside the repository, if present.
+pub fn fixtures_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures");
+    dir.is_dir().then_some(dir)
+}
+
+/// Pieces of 1 to 16 bytes from a small seeded generator (splitmix64).
+pub fn random_pieces(bytes: &[u8], seed: u64) -> Vec<&[u8]> {
+    let mut state = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut out = Vec::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let n = (1 + (z % 16) as usize).min(rest.len());
+        let (head, tail) = rest.split_at(n);
+        out.push(head);
+        rest = tail;
+    }
+    out
+}
+
+/// Parses a document fed in these pieces (strict options).
+pub fn parse_pieces(pieces: &[&[u8]]) -> Result<Option<Value>, Error> {
+    let mut parser = Parser::new();
+    for piece in pieces {
+        parser.push(piece)?;
+    }
+    parser.end()?;
+    Ok(parser.into_value())
+}
+
+/// Every event of a document fed in these pieces.
+pub fn events_of(parser: &mut Parser, pieces: &[&[u8]]) -> Result<Vec<OwnedEvent>, Error> {
+    let mut out = Vec::new();
+    for piece in pieces {
+        parser.push_with(piece, |e| out.push(e.to_owned()))?;
+    }
+    parser.end_with(|e| out.push(e.to_owned()))?;
+    Ok(out)
+}
+
+/// Our value as serde_json's, through its compact text.
+pub fn to_serde(value: &Value) -> serde_json::Value {
+    serde_json::from_str(&value.to_json()).expect("our output is valid JSON")
+}
