@@ -1,0 +1,406 @@
+//! The push decoder: the WHATWG "interpreting an event stream" algorithm as
+//! a state machine over bytes that arrive in pieces split anywhere.
+//!
+//! Input goes into one buffer that holds only the line not yet finished.
+//! The decoder remembers how far it has searched that line for its end, so
+//! a line is scanned once however many pieces it arrives in, and finished
+//! lines are interpreted in place. Events are handed out as views into the
+//! decoder's own buffers, which are reused, so the steady state allocates
+//! nothing.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::error::{Error, ErrorKind, Reading};
+use super::event::{EventRef, ItemRef, DEFAULT_EVENT_TYPE};
+use super::limits::Limits;
+use super::scan::{find_line_end, push_lossy};
+
+/// The UTF-8 byte order mark, stripped once at the start of a stream.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Field names are compared as bytes: the standard matches them exactly,
+/// case included, and a name with invalid UTF-8 can match none of them.
+const DATA: &[u8] = b"data";
+const EVENT: &[u8] = b"event";
+const ID: &[u8] = b"id";
+const RETRY: &[u8] = b"retry";
+
+/// A text/event-stream decoder: feed it bytes, pull out what they complete.
+///
+/// ```
+/// use llmstream::sse::{Decoder, ItemRef};
+///
+/// let mut decoder = Decoder::new();
+/// let mut seen = Vec::new();
+/// for piece in [&b"event: delta\nda"[..], b"ta: hel", b"lo\r", b"\n\n: ping\n"] {
+///     decoder.feed(piece);
+///     while let Some(item) = decoder.next() {
+///         match item.unwrap() {
+///             ItemRef::Event(e) => seen.push(format!("{}={}", e.event_type, e.data)),
+///             ItemRef::Comment(c) => seen.push(format!("comment{c}")),
+///             ItemRef::Retry(ms) => seen.push(format!("retry {ms}")),
+///         }
+///     }
+/// }
+/// decoder.finish().unwrap();
+/// assert_eq!(seen, ["delta=hello", "comment ping"]);
+/// ```
+///
+/// Call [`next`](Decoder::next) until it returns `None` after each
+/// [`feed`](Decoder::feed): the decoder buffers what it is given until it is
+/// pulled, and only then are the [`Limits`] checked. Everything a piece
+/// completes is available at once; in particular a CR that ends a piece
+/// ends its line there, and an LF that starts the next piece is taken as
+/// the second half of that CRLF.
+#[derive(Debug, Clone, Default)]
+pub struct Decoder {
+    limits: Limits,
+    /// Bytes fed and not yet interpreted, from the start of the current line.
+    buf: Vec<u8>,
+    /// Start of the current line in `buf`.
+    pos: usize,
+    /// Index in `buf` up to which the current line has no CR or LF: where
+    /// the next search for its end starts.
+    scanned: usize,
+    /// Stream offset of `buf[0]`.
+    base: u64,
+    /// Whether the start of the stream has been checked for a BOM.
+    bom_checked: bool,
+    /// The last line ended with a CR at the end of the input: an LF that
+    /// comes first in the next piece completes that line ending.
+    skip_lf: bool,
+    /// The data buffer of the standard: each `data` value plus LF.
+    data: String,
+    /// The event type buffer of the standard.
+    event_type: String,
+    /// The last event ID buffer of the standard; persists across events.
+    last_event_id: String,
+    /// A comment that was not valid UTF-8, decoded.
+    scratch: String,
+    /// An event was handed out: empty its buffers before going on.
+    dispatched: bool,
+    /// A limit was exceeded; the decoder takes no more input.
+    failed: Option<Error>,
+    /// The failure has been returned by `next`.
+    failure_reported: bool,
+}
+
+/// What interpreting the input came to, before it is turned into an
+/// [`ItemRef`] (kept free of borrows so that the scanning loop can go on).
+enum Step {
+    NeedInput,
+    Event,
+    Retry(u64),
+    /// A comment whose text is `buf[start..end]`, valid UTF-8.
+    Comment(usize, usize),
+    /// A comment whose decoded text is in `scratch`.
+    DecodedComment,
+    Failed,
+}
+
+impl Decoder {
+    /// A decoder with the default [`Limits`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A decoder with these limits.
+    pub fn with_limits(limits: Limits) -> Self {
+        Decoder {
+            limits,
+            ..Self::default()
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The last event ID: what a reconnecting client sends as
+    /// `Last-Event-ID`.
+    pub fn last_event_id(&self) -> &str {
+        &self.last_event_id
+    }
+
+    /// Sets the last event ID, as when resuming a stream after reconnecting.
+    pub fn set_last_event_id(&mut self, id: &str) {
+        self.last_event_id.clear();
+        self.last_event_id.push_str(id);
+    }
+
+    /// Bytes of the stream interpreted so far (a BOM and line endings
+    /// included).
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Adds the next piece of the stream. Pieces may be split anywhere,
+    /// inside a line ending, a UTF-8 sequence or the BOM. Ignored once the
+    /// decoder has failed.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.release_event();
+        if self.failed.is_some() {
+            return;
+        }
+        if self.pos > 0 {
+            // Keep only the unfinished line. Its bytes move at most once:
+            // until it ends, `pos` stays 0.
+            self.buf.drain(..self.pos);
+            self.base += self.pos as u64;
+            self.scanned -= self.pos;
+            self.pos = 0;
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// The next event, retry change or comment completed by the input fed
+    /// so far; `None` when more input is needed.
+    ///
+    /// The item borrows the decoder and is valid until the next call on it.
+    /// After a limit is exceeded, returns that error once and `None` from
+    /// then on.
+    #[allow(clippy::should_implement_trait)] // a lending iterator: items borrow the decoder
+    pub fn next(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
+        self.release_event();
+        if self.failed.is_none() {
+            match self.step() {
+                Step::NeedInput => return None,
+                Step::Event => {
+                    self.dispatched = true;
+                    let event_type = if self.event_type.is_empty() {
+                        DEFAULT_EVENT_TYPE
+                    } else {
+                        &self.event_type
+                    };
+                    return Some(Ok(ItemRef::Event(EventRef {
+                        event_type,
+                        data: &self.data,
+                        last_event_id: &self.last_event_id,
+                    })));
+                }
+                Step::Retry(ms) => return Some(Ok(ItemRef::Retry(ms))),
+                Step::Comment(start, end) => {
+                    let bytes = self.buf.get(start..end).unwrap_or_default();
+                    let text = core::str::from_utf8(bytes).unwrap_or_default();
+                    return Some(Ok(ItemRef::Comment(text)));
+                }
+                Step::DecodedComment => return Some(Ok(ItemRef::Comment(&self.scratch))),
+                Step::Failed => {}
+            }
+        }
+        if self.failure_reported {
+            return None;
+        }
+        self.failure_reported = true;
+        self.failed.clone().map(Err)
+    }
+
+    /// Ends the stream. What is left of an unfinished event is discarded,
+    /// as the standard says; so is an unfinished last line. Returns the
+    /// error if a limit was exceeded.
+    ///
+    /// The decoder is then ready for a new stream (a new connection: a BOM
+    /// is stripped again) and keeps the last event ID, as an `EventSource`
+    /// does across reconnections.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        let failed = self.failed.take();
+        *self = Decoder {
+            limits: self.limits,
+            buf: core::mem::take(&mut self.buf),
+            data: core::mem::take(&mut self.data),
+            event_type: core::mem::take(&mut self.event_type),
+            last_event_id: core::mem::take(&mut self.last_event_id),
+            scratch: core::mem::take(&mut self.scratch),
+            ..Decoder::default()
+        };
+        self.buf.clear();
+        self.data.clear();
+        self.event_type.clear();
+        match failed {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// After an event was handed out, empty the data and event type buffers
+    /// (dispatch step 7), reusing their memory.
+    fn release_event(&mut self) {
+        if self.dispatched {
+            self.dispatched = false;
+            self.data.clear();
+            self.event_type.clear();
+        }
+    }
+
+    /// Interprets lines until one yields an item or the input runs out.
+    fn step(&mut self) -> Step {
+        loop {
+            if !self.bom_checked {
+                let rest = self.buf.get(self.pos..).unwrap_or_default();
+                let n = rest.len().min(BOM.len());
+                if rest.get(..n) != BOM.get(..n) {
+                    self.bom_checked = true;
+                } else if n < BOM.len() {
+                    return Step::NeedInput; // maybe a BOM split across pieces
+                } else {
+                    self.bom_checked = true;
+                    self.pos += BOM.len();
+                    self.scanned = self.pos;
+                }
+            }
+            if self.skip_lf {
+                match self.buf.get(self.pos) {
+                    None => return Step::NeedInput,
+                    Some(b'\n') => self.pos += 1,
+                    Some(_) => {}
+                }
+                self.skip_lf = false;
+                self.scanned = self.scanned.max(self.pos);
+            }
+            let unscanned = self.buf.get(self.scanned..).unwrap_or_default();
+            let start = self.pos;
+            let Some(found) = find_line_end(unscanned) else {
+                self.scanned = self.buf.len();
+                if self.scanned - start > self.limits.max_line_bytes {
+                    return self.fail_line_too_long(start);
+                }
+                return Step::NeedInput;
+            };
+            let end = self.scanned + found;
+            let mut next = end + 1;
+            if self.buf.get(end) == Some(&b'\r') {
+                match self.buf.get(next) {
+                    Some(b'\n') => next += 1,
+                    Some(_) => {}
+                    None => self.skip_lf = true,
+                }
+            }
+            self.pos = next;
+            self.scanned = next;
+            if end - start > self.limits.max_line_bytes {
+                return self.fail_line_too_long(start);
+            }
+            match self.interpret_line(start, end) {
+                Some(step) => return step,
+                None => continue,
+            }
+        }
+    }
+
+    /// Interprets the line `buf[start..end]` (line ending excluded).
+    /// `None` when it changes state without producing an item.
+    fn interpret_line(&mut self, start: usize, end: usize) -> Option<Step> {
+        let line = self.buf.get(start..end).unwrap_or_default();
+        let Some((&first, _)) = line.split_first() else {
+            // A blank line dispatches the event, if it has data.
+            if self.data.is_empty() {
+                self.event_type.clear();
+                return None;
+            }
+            self.data.pop(); // the LF after the last data line
+            return Some(Step::Event);
+        };
+        if first == b':' {
+            let text = line.get(1..).unwrap_or_default();
+            if core::str::from_utf8(text).is_ok() {
+                return Some(Step::Comment(start + 1, end));
+            }
+            self.scratch.clear();
+            push_lossy(&mut self.scratch, text);
+            return Some(Step::DecodedComment);
+        }
+        let (name, value) = match line.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                let value = line.get(colon + 1..).unwrap_or_default();
+                let value = value.strip_prefix(b" ").unwrap_or(value);
+                (line.get(..colon).unwrap_or_default(), value)
+            }
+            None => (line, &[][..]),
+        };
+        match name {
+            DATA => {
+                let limit = self.limits.max_event_data_bytes;
+                // Decoding never shrinks bytes, so the raw length is a
+                // lower bound of what the value adds.
+                if self.data.len().saturating_add(value.len()) > limit {
+                    return Some(self.fail_data_too_long(start));
+                }
+                push_lossy(&mut self.data, value);
+                if self.data.len() > limit {
+                    return Some(self.fail_data_too_long(start));
+                }
+                self.data.push('\n');
+                None
+            }
+            EVENT => {
+                self.event_type.clear();
+                push_lossy(&mut self.event_type, value);
+                None
+            }
+            ID => {
+                if !value.contains(&0) {
+                    self.last_event_id.clear();
+                    push_lossy(&mut self.last_event_id, value);
+                }
+                None
+            }
+            RETRY => parse_retry(value).map(Step::Retry),
+            _ => None,
+        }
+    }
+
+    fn fail_line_too_long(&mut self, start: usize) -> Step {
+        let limit = self.limits.max_line_bytes;
+        let within = self.buf.get(start..).unwrap_or_default();
+        let within = within.get(..limit).unwrap_or(within);
+        let reading = if within.first() == Some(&b':') {
+            Reading::Comment
+        } else {
+            match within.iter().position(|&b| b == b':') {
+                Some(colon) => Reading::Field(field_name(within.get(..colon).unwrap_or_default())),
+                None => Reading::FieldName,
+            }
+        };
+        let offset = self.base + start as u64 + limit as u64;
+        self.fail(Error::new(ErrorKind::LineTooLong { limit }, offset, reading))
+    }
+
+    fn fail_data_too_long(&mut self, start: usize) -> Step {
+        let limit = self.limits.max_event_data_bytes;
+        let offset = self.base + start as u64;
+        let reading = Reading::Field(String::from("data"));
+        self.fail(Error::new(ErrorKind::EventDataTooLong { limit }, offset, reading))
+    }
+
+    /// Enters the failed state and frees the buffers: nothing more is read.
+    fn fail(&mut self, error: Error) -> Step {
+        self.failed = Some(error);
+        self.failure_reported = false;
+        self.buf = Vec::new();
+        self.data = String::new();
+        self.event_type = String::new();
+        self.pos = 0;
+        self.scanned = 0;
+        Step::Failed
+    }
+}
+
+/// The value of a `retry` field, if it is one or more ASCII digits. Larger
+/// than `u64::MAX` milliseconds saturates (it means "practically never").
+fn parse_retry(value: &[u8]) -> Option<u64> {
+    if value.is_empty() || !value.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(value.iter().fold(0u64, |ms, &digit| {
+        ms.saturating_mul(10).saturating_add(u64::from(digit - b'0'))
+    }))
+}
+
+/// A field name for an error message: decoded, and cut to 64 bytes.
+fn field_name(bytes: &[u8]) -> String {
+    let mut name = String::new();
+    push_lossy(&mut name, bytes.get(..64).unwrap_or(bytes));
+    name
+}
