@@ -84,6 +84,10 @@ pub struct Decoder {
     failed: Option<Error>,
     /// The failure has been returned by `next`.
     failure_reported: bool,
+    /// Bytes examined in searches for line ends, to test that no byte is
+    /// searched twice.
+    #[cfg(test)]
+    pub(super) searched: u64,
 }
 
 /// What interpreting the input came to, before it is turned into an
@@ -261,7 +265,12 @@ impl Decoder {
             }
             let unscanned = self.buf.get(self.scanned..).unwrap_or_default();
             let start = self.pos;
-            let Some(found) = find_line_end(unscanned) else {
+            let found = find_line_end(unscanned);
+            #[cfg(test)]
+            {
+                self.searched += found.map_or(unscanned.len(), |i| i + 1) as u64;
+            }
+            let Some(found) = found else {
                 self.scanned = self.buf.len();
                 if self.scanned - start > self.limits.max_line_bytes {
                     return self.fail_line_too_long(start);
