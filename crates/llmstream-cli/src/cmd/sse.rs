@@ -1,16 +1,65 @@
-//! `llmstream sse` (placeholder until the SSE decoder lands).
+//! `llmstream sse`: a text/event-stream body in, one JSON line per event out.
+//!
+//! The output forms are the CLI contract of DESIGN.md:
+//! `{"event":T,"data":D,"id":I}` per dispatched event (I the last event ID,
+//! `""` when none) and `{"retry":N}` wherever a valid retry field is read,
+//! in stream order. `--comments` adds `{"comment":C}` lines.
 
 use clap::Args;
+use llmstream::sse::{Decoder, ItemRef};
 
 use crate::input::InputArgs;
+use crate::output::Lines;
 use crate::Failure;
 
 #[derive(Args, Debug)]
 pub struct SseArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Also print each comment line (heartbeats) as {"comment":C}.
+    #[arg(long)]
+    pub comments: bool,
 }
 
-pub fn run(_args: &SseArgs) -> Result<(), Failure> {
-    Err(Failure::Usage("the sse subcommand is not built yet".into()))
+pub fn run(args: &SseArgs) -> Result<(), Failure> {
+    let bytes = args.input.read().map_err(Failure::Input)?;
+    let mut out = Lines::new();
+    let mut decoder = Decoder::new();
+    for piece in args.input.pieces(&bytes) {
+        decoder.feed(piece);
+        while let Some(item) = decoder.next() {
+            match item {
+                Ok(item) => {
+                    if let Some(line) = render(&item, args.comments) {
+                        out.line(&line);
+                    }
+                }
+                Err(error) => return Err(Failure::Input(error.to_string())),
+            }
+        }
+    }
+    decoder
+        .finish()
+        .map_err(|error| Failure::Input(error.to_string()))
+}
+
+/// The JSON line for one item, keys in the contract's order.
+fn render(item: &ItemRef<'_>, comments: bool) -> Option<String> {
+    match item {
+        ItemRef::Event(event) => Some(format!(
+            "{{\"event\":{},\"data\":{},\"id\":{}}}",
+            json_string(event.event_type),
+            json_string(event.data),
+            json_string(event.last_event_id),
+        )),
+        ItemRef::Retry(ms) => Some(format!("{{\"retry\":{ms}}}")),
+        ItemRef::Comment(text) if comments => {
+            Some(format!("{{\"comment\":{}}}", json_string(text)))
+        }
+        ItemRef::Comment(_) => None,
+    }
+}
+
+fn json_string(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
 }
