@@ -21,6 +21,7 @@ impl Lines {
     }
 
     /// Writes one JSON value as a compact line.
+    #[allow(dead_code)]
     pub fn json(&mut self, value: &serde_json::Value) {
         self.line(&value.to_string());
     }

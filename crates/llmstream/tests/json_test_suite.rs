@@ -99,7 +99,10 @@ fn i_files_are_recorded_and_chunking_independent() {
                 Err(e) => format!("rejected: {}", e.kind()),
             })
             .collect();
-        assert!(outcomes.windows(2).all(|w| w[0] == w[1]), "{name}: {outcomes:?}");
+        assert!(
+            outcomes.windows(2).all(|w| w[0] == w[1]),
+            "{name}: {outcomes:?}"
+        );
         // serde_json converts numbers to f64 and rejects those out of its
         // range; we keep the source text, so any grammatical number is fine.
         let serde = serde_json::from_slice::<serde_json::Value>(bytes);

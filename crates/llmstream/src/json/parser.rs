@@ -118,11 +118,19 @@ enum Escape {
     /// After `\`.
     Backslash,
     /// In `\uXXXX`: `digits` read, `high` a preceding high surrogate (or 0).
-    Hex { digits: u8, unit: u16, high: u16 },
+    Hex {
+        digits: u8,
+        unit: u16,
+        high: u16,
+    },
     /// After a high surrogate's escape: a `\` must follow.
-    AfterHigh { high: u16 },
+    AfterHigh {
+        high: u16,
+    },
     /// After a high surrogate and `\`: a `u` must follow.
-    AfterHighBackslash { high: u16 },
+    AfterHighBackslash {
+        high: u16,
+    },
 }
 
 /// Position in RFC 8259's number grammar.
@@ -256,14 +264,13 @@ impl Parser {
     /// [`Feed`]. A document still open is then an
     /// [`UnexpectedEnd`](ErrorKind::UnexpectedEnd) error.
     pub fn finish(&mut self) -> Feed<'_, 'static> {
-        let feed = Feed {
+        Feed {
             parser: self,
             input: &[],
             pos: 0,
             eof: true,
             done: false,
-        };
-        feed
+        }
     }
 
     /// Feeds a piece, discarding its events.
@@ -339,12 +346,30 @@ impl Parser {
         Path::new(self.segments.get(..self.frames.len()).unwrap_or(&[]))
     }
 
+    /// Signals the end of input and takes the value, accepting a document
+    /// cut short: if the input ended inside a value, the result is what
+    /// [`Parser::partial_value`] describes instead of an error. Input that
+    /// is invalid (not merely incomplete) is still an error.
+    pub fn end_partial(&mut self) -> Result<Option<Value>, Error> {
+        match self.end() {
+            Ok(()) => Ok(self.root.take()),
+            Err(e) if e.is_incomplete() => {
+                let root = self.root.take();
+                Ok(self.with_cut_number(root))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// The best-effort value of what was fed, as if the document ended here:
     /// the snapshot plus a number cut short, kept as its longest valid
-    /// prefix (`12`, `1.`→`1`, `1e`→`1`; a lone `-` is dropped). Used by
-    /// [`repair`](super::repair).
+    /// prefix (`12`, `1.`→`1`, `1e`→`1`; a lone `-` is dropped). This is
+    /// what [`repair`](super::repair) returns.
     pub fn partial_value(&self) -> Option<Value> {
-        let mut root = self.root.clone();
+        self.with_cut_number(self.root.clone())
+    }
+
+    fn with_cut_number(&self, mut root: Option<Value>) -> Option<Value> {
         if let State::Number(_) = self.state {
             if !self.number_shown {
                 if let Some(n) = number_prefix(&self.number) {
@@ -586,10 +611,20 @@ impl Parser {
                 *pos += 1;
                 let (container, value, state, raw) = if byte == b'{' {
                     let map = Value::Object(Map::new());
-                    (Container::Object, map, State::ObjectFirst, Raw::StartObject(depth))
+                    (
+                        Container::Object,
+                        map,
+                        State::ObjectFirst,
+                        Raw::StartObject(depth),
+                    )
                 } else {
                     let items = Value::Array(Vec::new());
-                    (Container::Array, items, State::ArrayFirst, Raw::StartArray(depth))
+                    (
+                        Container::Array,
+                        items,
+                        State::ArrayFirst,
+                        Raw::StartArray(depth),
+                    )
                 };
                 self.insert(value);
                 self.frames.push(container);
@@ -808,7 +843,9 @@ impl Parser {
                         }
                         (0, unit) => char::from_u32(u32::from(unit)),
                         (high, 0xDC00..=0xDFFF) => char::from_u32(
-                            0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(unit) - 0xDC00),
+                            0x10000
+                                + ((u32::from(high) - 0xD800) << 10)
+                                + (u32::from(unit) - 0xDC00),
                         ),
                         (high, _) => {
                             return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at))
@@ -1034,7 +1071,12 @@ fn number_prefix(text: &str) -> Option<Number> {
     let bytes = text.as_bytes();
     // Drop an unfinished exponent, then an unfinished fraction.
     if let Some(e) = bytes.iter().position(|&b| b == b'e' || b == b'E') {
-        if !bytes.get(e + 1..).unwrap_or(&[]).iter().any(u8::is_ascii_digit) {
+        if !bytes
+            .get(e + 1..)
+            .unwrap_or(&[])
+            .iter()
+            .any(u8::is_ascii_digit)
+        {
             end = e;
         }
     }
@@ -1090,22 +1132,19 @@ impl Feed<'_, '_> {
             self.done = true;
             return Some(Err(error.clone()));
         }
-        {
-            match self.parser.step(self.input, &mut self.pos, self.eof) {
-                Step::Event(raw) => return Some(Ok(self.parser.event(raw))),
-                Step::Exhausted => {
-                    self.done = true;
-                    self.parser.offset += self.input.len() as u64;
-                    if self.eof {
-                        self.parser.ended = true;
-                    }
-                    return None;
+        match self.parser.step(self.input, &mut self.pos, self.eof) {
+            Step::Event(raw) => Some(Ok(self.parser.event(raw))),
+            Step::Exhausted => {
+                self.done = true;
+                self.parser.offset += self.input.len() as u64;
+                if self.eof {
+                    self.parser.ended = true;
                 }
-                Step::Error => {
-                    self.done = true;
-                    let error = self.parser.error.clone()?;
-                    return Some(Err(error));
-                }
+                None
+            }
+            Step::Error => {
+                self.done = true;
+                self.parser.error.clone().map(Err)
             }
         }
     }

@@ -64,7 +64,10 @@ impl<'a> Path<'a> {
     /// Whether this path equals the display form `text` (`a.b[0]`), without
     /// allocating: handy for matching event paths.
     pub fn matches(&self, text: &str) -> bool {
-        let mut w = MatchWriter { rest: text, ok: true };
+        let mut w = MatchWriter {
+            rest: text,
+            ok: true,
+        };
         let _ = write!(w, "{self}");
         w.ok && w.rest.is_empty()
     }
@@ -240,7 +243,10 @@ mod tests {
 
     #[test]
     fn display_plain_keys_and_indices() {
-        assert_eq!(path(&["blocks", "0", "content"]).to_string(), "blocks[0].content");
+        assert_eq!(
+            path(&["blocks", "0", "content"]).to_string(),
+            "blocks[0].content"
+        );
         assert_eq!(path(&["0", "a"]).to_string(), "[0].a");
         assert_eq!(PathBuf::new().to_string(), "");
     }
@@ -256,7 +262,10 @@ mod tests {
 
     #[test]
     fn pointer_escapes() {
-        assert_eq!(path(&["blocks", "0", "content"]).pointer(), "/blocks/0/content");
+        assert_eq!(
+            path(&["blocks", "0", "content"]).pointer(),
+            "/blocks/0/content"
+        );
         assert_eq!(path(&["a/b", "m~n"]).pointer(), "/a~1b/m~0n");
         assert_eq!(PathBuf::new().pointer(), "");
     }

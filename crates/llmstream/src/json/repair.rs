@@ -34,9 +34,5 @@ pub fn repair(text: &str) -> Result<Option<Value>, Error> {
 pub fn repair_bytes(bytes: &[u8]) -> Result<Option<Value>, Error> {
     let mut parser = Parser::with_options(Options::new().trailing_commas(true));
     parser.push(bytes)?;
-    match parser.end() {
-        Ok(()) => Ok(parser.into_value()),
-        Err(e) if e.is_incomplete() => Ok(parser.partial_value()),
-        Err(e) => Err(e),
-    }
+    parser.end_partial()
 }

@@ -21,9 +21,8 @@ pub(crate) fn string_run_end(s: &[u8]) -> usize {
         let w = u64::from_le_bytes(bytes);
         let q = w ^ QUOTE;
         let b = w ^ BACKSLASH;
-        let mask = (q.wrapping_sub(LO) & !q)
-            | (b.wrapping_sub(LO) & !b)
-            | (w.wrapping_sub(SPACE) & !w);
+        let mask =
+            (q.wrapping_sub(LO) & !q) | (b.wrapping_sub(LO) & !b) | (w.wrapping_sub(SPACE) & !w);
         let mask = mask & HI;
         if mask != 0 {
             return i + (mask.trailing_zeros() / 8) as usize;

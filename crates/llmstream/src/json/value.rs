@@ -292,7 +292,10 @@ impl Number {
 
     /// Whether the text is an integer (no `.`, no exponent).
     pub fn is_integer(&self) -> bool {
-        !self.as_str().bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
+        !self
+            .as_str()
+            .bytes()
+            .any(|b| matches!(b, b'.' | b'e' | b'E'))
     }
 }
 
@@ -500,7 +503,10 @@ mod tests {
         assert_eq!(big.as_i64(), None);
         assert!(!big.is_integer());
         assert_eq!(Number::from(u64::MAX).as_u64(), Some(u64::MAX));
-        assert_eq!(Number::from(i128::MIN).as_str(), "-170141183460469231731687303715884105728");
+        assert_eq!(
+            Number::from(i128::MIN).as_str(),
+            "-170141183460469231731687303715884105728"
+        );
     }
 
     #[test]
@@ -508,7 +514,9 @@ mod tests {
         for ok in ["0", "-0", "1", "-1.5", "1e5", "1E+5", "1.0e-05", "10"] {
             assert!(Number::from_text(ok).is_some(), "{ok}");
         }
-        for bad in ["", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x1", "1 ", "NaN"] {
+        for bad in [
+            "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x1", "1 ", "NaN",
+        ] {
             assert!(Number::from_text(bad).is_none(), "{bad}");
         }
     }

@@ -183,7 +183,10 @@ mod tests {
         inner.push("k", Value::Array(vec![]));
         inner.push("o", Value::Object(Map::new()));
         let mut m = Map::new();
-        m.push("a", Value::Array(vec![Value::from(1u8), Value::Null, Value::Bool(true)]));
+        m.push(
+            "a",
+            Value::Array(vec![Value::from(1u8), Value::Null, Value::Bool(true)]),
+        );
         m.push("s", Value::from("q\"\\\n\u{1}é"));
         m.push("n", Value::Number(Number::from_text("1.5e3").unwrap()));
         m.push("in", Value::Object(inner));

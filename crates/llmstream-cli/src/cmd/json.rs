@@ -1,0 +1,155 @@
+//! `llmstream json` and `llmstream repair`.
+
+use clap::{Args, ValueEnum};
+use llmstream::json::{Event, EventKind, Options, Parser};
+
+use crate::input::InputArgs;
+use crate::output::Lines;
+use crate::Failure;
+
+/// What `json` prints.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    /// The complete value as one line of compact JSON.
+    Final,
+    /// After each piece: {"bytes":B,"snapshot":V}.
+    Snapshots,
+    /// One line per parser event, with its path and pointer.
+    Events,
+}
+
+/// Arguments of `llmstream json`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  echo '{\"a\":[1,\"xy\"]}' | llmstream json
+  llmstream json args.json --emit events --chunk-size 8
+  llmstream json cut.json --partial --emit snapshots --random-chunks 7")]
+pub struct JsonArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = Emit::Final)]
+    pub emit: Emit,
+    /// A document cut short is not an error: print the snapshot at the end.
+    #[arg(long)]
+    pub partial: bool,
+    /// Accept trailing commas.
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+/// Arguments of `llmstream repair`.
+#[derive(Args, Debug)]
+#[command(after_help = "Example:
+  printf '{\"items\": [\"a\", \"b' | llmstream repair      # {\"items\":[\"a\",\"b\"]}")]
+pub struct RepairArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+pub fn run(args: &JsonArgs) -> Result<(), Failure> {
+    let data = args.input.read().map_err(Failure::Usage)?;
+    let options = Options::new().trailing_commas(args.lenient);
+    let mut parser = Parser::with_options(options);
+    let mut out = Lines::new();
+    let on_event = |event: Event<'_>, out: &mut Lines| {
+        if args.emit == Emit::Events {
+            out.line(&event_line(&event));
+        }
+    };
+    for piece in args.input.pieces(&data) {
+        let mut feed = parser.feed(piece);
+        while let Some(event) = feed.next_event() {
+            let event = event.map_err(|e| Failure::Input(e.to_string()))?;
+            on_event(event, &mut out);
+        }
+        drop(feed);
+        if args.emit == Emit::Snapshots {
+            out.line(&snapshot_line(&parser));
+        }
+    }
+    let mut feed = parser.finish();
+    let mut ended = Ok(());
+    while let Some(event) = feed.next_event() {
+        match event {
+            Ok(event) => on_event(event, &mut out),
+            Err(e) => ended = Err(e),
+        }
+    }
+    drop(feed);
+    match ended {
+        Ok(()) => {}
+        Err(e) if args.partial && e.is_incomplete() => {}
+        Err(e) => return Err(Failure::Input(e.to_string())),
+    }
+    if args.emit == Emit::Final {
+        if let Some(value) = parser.snapshot() {
+            out.line(&value.to_json());
+        }
+    }
+    Ok(())
+}
+
+pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
+    let data = args.input.read().map_err(Failure::Usage)?;
+    let mut parser = Parser::with_options(Options::new().trailing_commas(true));
+    for piece in args.input.pieces(&data) {
+        parser
+            .push(piece)
+            .map_err(|e| Failure::Input(e.to_string()))?;
+    }
+    let value = parser
+        .end_partial()
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    if let Some(value) = value {
+        Lines::new().line(&value.to_json());
+    }
+    Ok(())
+}
+
+fn snapshot_line(parser: &Parser) -> String {
+    match parser.snapshot() {
+        Some(value) => format!(r#"{{"bytes":{},"snapshot":{}}}"#, parser.bytes_fed(), value),
+        None => format!(r#"{{"bytes":{}}}"#, parser.bytes_fed()),
+    }
+}
+
+/// `{"type":T,"path":P,"pointer":Q,...}` per the CLI contract.
+pub fn event_line(event: &Event<'_>) -> String {
+    let mut line = format!(
+        r#"{{"type":"{}","path":{},"pointer":{}"#,
+        event.kind.name(),
+        quote(&event.path.to_string()),
+        quote(&event.path.pointer()),
+    );
+    match event.kind {
+        EventKind::StringDelta(text) => {
+            line.push_str(r#","text":"#);
+            line.push_str(&quote(text));
+        }
+        EventKind::String(text) => {
+            line.push_str(r#","value":"#);
+            line.push_str(&quote(text));
+        }
+        EventKind::Number(raw) => {
+            line.push_str(r#","value":"#);
+            line.push_str(raw);
+        }
+        EventKind::Bool(b) => line.push_str(if b {
+            r#","value":true"#
+        } else {
+            r#","value":false"#
+        }),
+        EventKind::Null => line.push_str(r#","value":null"#),
+        EventKind::StartObject
+        | EventKind::EndObject
+        | EventKind::StartArray
+        | EventKind::EndArray => {}
+    }
+    line.push('}');
+    line
+}
+
+fn quote(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
+}
