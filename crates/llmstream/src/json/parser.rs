@@ -723,6 +723,10 @@ impl Parser {
                 return None;
             };
             if !self.utf8.is_empty() {
+                // An invalid sequence is reported where it starts, which may
+                // be in an earlier piece: the offset must not depend on the
+                // cut.
+                let held = self.utf8.len() as u64;
                 match self.utf8.resume(rest) {
                     Tail::Waiting => {
                         *pos = input.len();
@@ -733,8 +737,8 @@ impl Parser {
                         self.target(key).push(c);
                         continue;
                     }
-                    Tail::Invalid(used) => {
-                        return Some(self.fail(ErrorKind::InvalidUtf8, at + used as u64));
+                    Tail::Invalid(_) => {
+                        return Some(self.fail(ErrorKind::InvalidUtf8, at - held));
                     }
                 }
             }

@@ -72,6 +72,11 @@ impl Utf8Tail {
         self.len == 0
     }
 
+    /// How many bytes are waiting.
+    pub(crate) fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
     /// Holds the valid but incomplete end of a run (1 to 3 bytes).
     pub(crate) fn hold(&mut self, bytes: &[u8]) {
         let n = bytes.len().min(3);
