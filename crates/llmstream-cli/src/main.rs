@@ -27,6 +27,12 @@ enum Command {
     Repair(cmd::json::RepairArgs),
     /// Decode a text/event-stream body into events, one JSON line each.
     Sse(cmd::sse::SseArgs),
+    /// Fold a provider's raw SSE body into the final message, or its events.
+    Accumulate(cmd::accumulate::AccumulateArgs),
+    /// Turn complete JSON snapshots (JSON Lines) back into streaming chunks.
+    Chunk(cmd::chunk::ChunkArgs),
+    /// Find JSON action objects (tool calls) in model text, as events.
+    Actions(cmd::actions::ActionsArgs),
     /// Replay a built-in document through the parser and show the live snapshot.
     Demo(cmd::demo::DemoArgs),
 }
@@ -46,6 +52,9 @@ fn main() -> ExitCode {
         Command::Json(args) => cmd::json::run(args),
         Command::Repair(args) => cmd::json::repair(args),
         Command::Sse(args) => cmd::sse::run(args),
+        Command::Accumulate(args) => cmd::accumulate::run(args),
+        Command::Chunk(args) => cmd::chunk::run(args),
+        Command::Actions(args) => cmd::actions::run(args),
         Command::Demo(args) => cmd::demo::run(args),
     };
     match result {

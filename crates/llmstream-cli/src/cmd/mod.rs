@@ -1,5 +1,8 @@
 //! One module per subcommand.
 
+pub mod accumulate;
+pub mod actions;
+pub mod chunk;
 pub mod demo;
 pub mod json;
 pub mod sse;
