@@ -737,7 +737,7 @@ impl Parser {
                         self.target(key).push(c);
                         continue;
                     }
-                    Tail::Invalid(_) => {
+                    Tail::Invalid => {
                         return Some(self.fail(ErrorKind::InvalidUtf8, at - held));
                     }
                 }

@@ -63,8 +63,8 @@ pub(crate) enum Tail {
     Waiting,
     /// Complete: this character, having used `used` of the bytes offered.
     Char(char, usize),
-    /// Not UTF-8, detected at this many bytes into the offered slice.
-    Invalid(usize),
+    /// Not UTF-8 (the waiting bytes are dropped).
+    Invalid,
 }
 
 impl Utf8Tail {
@@ -89,7 +89,7 @@ impl Utf8Tail {
         for (used, &b) in input.iter().enumerate() {
             let len = usize::from(self.len);
             if len >= 4 {
-                return Tail::Invalid(used);
+                return Tail::Invalid;
             }
             self.bytes[len] = b;
             self.len += 1;
@@ -98,12 +98,12 @@ impl Utf8Tail {
                     self.len = 0;
                     return match s.chars().next() {
                         Some(c) => Tail::Char(c, used + 1),
-                        None => Tail::Invalid(used),
+                        None => Tail::Invalid,
                     };
                 }
                 Err(e) if e.error_len().is_some() => {
                     self.len = 0;
-                    return Tail::Invalid(used);
+                    return Tail::Invalid;
                 }
                 Err(_) => {}
             }
@@ -160,10 +160,10 @@ mod tests {
     fn tail_rejects_bad_continuations_at_once() {
         let mut t = Utf8Tail::default();
         t.hold(&[0xe2]);
-        assert!(matches!(t.resume(b"\""), Tail::Invalid(0)));
+        assert!(matches!(t.resume(b"\""), Tail::Invalid));
         let mut t = Utf8Tail::default();
         t.hold(&[0xed]);
         // ED A0 starts a UTF-16 surrogate: never valid UTF-8.
-        assert!(matches!(t.resume(&[0xa0]), Tail::Invalid(0)));
+        assert!(matches!(t.resume(&[0xa0]), Tail::Invalid));
     }
 }
