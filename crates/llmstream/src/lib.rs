@@ -15,4 +15,5 @@
 extern crate alloc;
 
 pub mod json;
+pub mod providers;
 pub mod sse;

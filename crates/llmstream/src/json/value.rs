@@ -61,6 +61,19 @@ impl Value {
         Some(value)
     }
 
+    /// The value at a path (object steps take the last duplicate key).
+    pub fn at(&self, path: super::Path<'_>) -> Option<&Value> {
+        let mut value = self;
+        for segment in path.segments() {
+            value = match (value, segment) {
+                (Value::Object(map), super::Segment::Key(key)) => map.get(key)?,
+                (Value::Array(items), super::Segment::Index(i)) => items.get(*i)?,
+                _ => return None,
+            };
+        }
+        Some(value)
+    }
+
     /// The text of a string value.
     pub fn as_str(&self) -> Option<&str> {
         match self {

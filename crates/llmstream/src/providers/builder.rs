@@ -1,0 +1,523 @@
+//! The typed push API every wire format's accumulator drives.
+//!
+//! Wire formats differ in framing and quirks; what they say is the same
+//! handful of facts (text arrived, a tool call began, its arguments grew,
+//! a choice finished). Each provider module translates its payloads into
+//! calls on a [`MessageBuilder`], which keeps the [`Message`] and queues the
+//! normalized [`StreamEvent`]s. It depends on no JSON library: callers pass
+//! plain strings and numbers.
+
+use alloc::collections::{BTreeMap, VecDeque};
+use alloc::format;
+use alloc::string::String;
+
+use super::arguments::{ArgumentEvent, ArgumentStream};
+use super::event::{FinishReason, StreamEvent, Usage};
+use super::message::{Choice, ErrorInfo, Message, Part, ToolCall};
+use super::Provider;
+use crate::json::Value;
+
+/// Bounds on what one stream may create, so a hostile or broken stream
+/// cannot exhaust memory through wire indices. Indices themselves are map
+/// keys: index 2^63 costs what index 0 does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProviderLimits {
+    /// Choices (candidates) per message. Default 128 (as openai-node).
+    pub max_choices: usize,
+    /// Tool calls per choice. Default 1024.
+    pub max_tool_calls: usize,
+    /// Content parts per choice. Default 4096.
+    pub max_parts: usize,
+}
+
+impl Default for ProviderLimits {
+    fn default() -> Self {
+        ProviderLimits {
+            max_choices: 128,
+            max_tool_calls: 1024,
+            max_parts: 4096,
+        }
+    }
+}
+
+/// Builds a [`Message`] from provider-neutral facts and queues the
+/// normalized events.
+#[derive(Clone, Debug)]
+pub struct MessageBuilder {
+    message: Message,
+    events: VecDeque<StreamEvent>,
+    arguments: BTreeMap<(u64, u64), ArgumentStream>,
+    limits: ProviderLimits,
+    started: bool,
+    /// Choices whose next text starts a new content part.
+    part_break: BTreeMap<u64, bool>,
+}
+
+impl MessageBuilder {
+    /// An empty message of this wire format, default limits.
+    pub fn new(provider: Provider) -> Self {
+        MessageBuilder::with_limits(provider, ProviderLimits::default())
+    }
+
+    /// An empty message with these limits.
+    pub fn with_limits(provider: Provider, limits: ProviderLimits) -> Self {
+        MessageBuilder {
+            message: Message::new(provider),
+            events: VecDeque::new(),
+            arguments: BTreeMap::new(),
+            limits,
+            started: false,
+            part_break: BTreeMap::new(),
+        }
+    }
+
+    /// The message so far.
+    pub fn message(&self) -> &Message {
+        &self.message
+    }
+
+    /// Takes the message out.
+    pub fn into_message(self) -> Message {
+        self.message
+    }
+
+    /// The next queued event.
+    pub fn next_event(&mut self) -> Option<StreamEvent> {
+        self.events.pop_front()
+    }
+
+    /// The live partial arguments of a tool call.
+    pub fn arguments(&self, choice: u64, call: u64) -> Option<&Value> {
+        self.arguments.get(&(choice, call))?.snapshot()
+    }
+
+    /// The argument stream of a tool call (raw text, live value, error).
+    pub fn argument_stream(&self, choice: u64, call: u64) -> Option<&ArgumentStream> {
+        self.arguments.get(&(choice, call))
+    }
+
+    fn emit(&mut self, event: StreamEvent) {
+        self.events.push_back(event);
+    }
+
+    /// The message began: id and model, each set once. The start event is
+    /// emitted the first time.
+    pub fn start(&mut self, id: Option<&str>, model: Option<&str>) {
+        if self.message.id.is_none() {
+            self.message.id = id.filter(|s| !s.is_empty()).map(String::from);
+        }
+        if self.message.model.is_none() {
+            self.message.model = model.filter(|s| !s.is_empty()).map(String::from);
+        }
+        if !self.started {
+            self.started = true;
+            self.emit(StreamEvent::MessageStart {
+                id: self.message.id.clone(),
+                model: self.message.model.clone(),
+            });
+        }
+    }
+
+    /// Whether [`MessageBuilder::start`] was called.
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
+    /// The choice at `index`, created on first use (within the limit).
+    fn choice(&mut self, index: u64) -> Option<&mut Choice> {
+        if !self.message.choices.contains_key(&index)
+            && self.message.choices.len() >= self.limits.max_choices
+        {
+            let limit = self.limits.max_choices;
+            self.error(ErrorInfo::new(format!(
+                "more than {limit} choices: choice {index} ignored"
+            )));
+            return None;
+        }
+        Some(self.message.choices.entry(index).or_default())
+    }
+
+    /// Sets the role of a choice; the first one wins.
+    pub fn role(&mut self, choice: u64, role: &str) {
+        if let Some(c) = self.choice(choice) {
+            if c.role.is_none() && !role.is_empty() {
+                c.role = Some(String::from(role));
+            }
+        }
+    }
+
+    /// The next text or reasoning of `choice` starts a new content part
+    /// (a new Anthropic content block, a new Responses output item).
+    pub fn break_part(&mut self, choice: u64) {
+        self.part_break.insert(choice, true);
+    }
+
+    fn part_limit_reached(&mut self, choice: u64) -> bool {
+        let limit = self.limits.max_parts;
+        let full = self
+            .message
+            .choices
+            .get(&choice)
+            .is_some_and(|c| c.content.len() >= limit);
+        if full {
+            self.error(ErrorInfo::new(format!(
+                "more than {limit} content parts in choice {choice}"
+            )));
+        }
+        full
+    }
+
+    /// Appends answer text.
+    pub fn text(&mut self, choice: u64, text: &str) {
+        if text.is_empty() || self.choice(choice).is_none() {
+            return;
+        }
+        let fresh = self.part_break.remove(&choice).unwrap_or(false);
+        let merge = !fresh
+            && matches!(
+                self.message
+                    .choices
+                    .get(&choice)
+                    .and_then(|c| c.content.last()),
+                Some(Part::Text(_))
+            );
+        if !merge && self.part_limit_reached(choice) {
+            return;
+        }
+        if let Some(c) = self.message.choices.get_mut(&choice) {
+            c.text.push_str(text);
+            match c.content.last_mut() {
+                Some(Part::Text(t)) if merge => t.push_str(text),
+                _ => c.content.push(Part::Text(String::from(text))),
+            }
+        }
+        self.emit(StreamEvent::TextDelta {
+            choice,
+            text: String::from(text),
+        });
+    }
+
+    /// Appends reasoning text (thinking, or a reasoning summary).
+    pub fn reasoning(&mut self, choice: u64, text: &str) {
+        if text.is_empty() || self.choice(choice).is_none() {
+            return;
+        }
+        let fresh = self.part_break.remove(&choice).unwrap_or(false);
+        let merge = !fresh
+            && matches!(
+                self.message
+                    .choices
+                    .get(&choice)
+                    .and_then(|c| c.content.last()),
+                Some(Part::Reasoning { .. })
+            );
+        if !merge && self.part_limit_reached(choice) {
+            return;
+        }
+        if let Some(c) = self.message.choices.get_mut(&choice) {
+            c.reasoning.push_str(text);
+            match c.content.last_mut() {
+                Some(Part::Reasoning { text: t, .. }) if merge => t.push_str(text),
+                _ => c.content.push(Part::Reasoning {
+                    text: String::from(text),
+                    signature: None,
+                }),
+            }
+        }
+        self.emit(StreamEvent::ReasoningDelta {
+            choice,
+            text: String::from(text),
+        });
+    }
+
+    /// Sets the signature of the latest reasoning part (creating an empty
+    /// one if the reasoning itself was redacted or not streamed).
+    pub fn reasoning_signature(&mut self, choice: u64, signature: &str) {
+        let Some(c) = self.choice(choice) else {
+            return;
+        };
+        match c.content.last_mut() {
+            Some(Part::Reasoning { signature: s, .. }) => *s = Some(String::from(signature)),
+            _ => c.content.push(Part::Reasoning {
+                text: String::new(),
+                signature: Some(String::from(signature)),
+            }),
+        }
+    }
+
+    /// Appends refusal text.
+    pub fn refusal(&mut self, choice: u64, text: &str) {
+        let Some(c) = self.choice(choice) else {
+            return;
+        };
+        c.refusal.get_or_insert_with(String::new).push_str(text);
+        if text.is_empty() {
+            return;
+        }
+        match c.content.last_mut() {
+            Some(Part::Refusal(t)) => t.push_str(text),
+            _ => c.content.push(Part::Refusal(String::from(text))),
+        }
+        self.emit(StreamEvent::RefusalDelta {
+            choice,
+            text: String::from(text),
+        });
+    }
+
+    /// Keeps a block as the provider sent it.
+    pub fn raw_part(&mut self, choice: u64, value: Value) {
+        if self.choice(choice).is_none() || self.part_limit_reached(choice) {
+            return;
+        }
+        if let Some(c) = self.message.choices.get_mut(&choice) {
+            c.content.push(Part::Raw(value));
+        }
+    }
+
+    /// Appends log probabilities.
+    pub fn logprobs(&mut self, choice: u64, items: impl IntoIterator<Item = Value>) {
+        if let Some(c) = self.choice(choice) {
+            c.logprobs.extend(items);
+        }
+    }
+
+    /// Whether the tool call exists.
+    pub fn has_tool_call(&self, choice: u64, call: u64) -> bool {
+        self.message
+            .choices
+            .get(&choice)
+            .is_some_and(|c| c.tool_calls.contains_key(&call))
+    }
+
+    /// Begins a tool call whose arguments are JSON; see
+    /// [`MessageBuilder::tool_call_start_with`].
+    pub fn tool_call_start(&mut self, choice: u64, call: u64, id: &str, name: &str) {
+        self.tool_call_start_with(choice, call, id, name, None, ArgumentStream::json());
+    }
+
+    /// Begins a tool call (or completes the id and name of one that
+    /// exists: each is set once, so a fragment repeating them changes
+    /// nothing). `kind` is the wire's type (`function`, `custom`, …).
+    pub fn tool_call_start_with(
+        &mut self,
+        choice: u64,
+        call: u64,
+        id: &str,
+        name: &str,
+        kind: Option<&str>,
+        arguments: ArgumentStream,
+    ) {
+        if self.has_tool_call(choice, call) {
+            self.tool_call_identify(choice, call, Some(id), Some(name));
+            return;
+        }
+        let max_calls = self.limits.max_tool_calls;
+        let Some(c) = self.choice(choice) else {
+            return;
+        };
+        if c.tool_calls.len() >= max_calls {
+            self.error(ErrorInfo::new(format!(
+                "more than {max_calls} tool calls in choice {choice}: call {call} ignored"
+            )));
+            return;
+        }
+        if self.part_limit_reached(choice) {
+            return;
+        }
+        let mut tool_call = ToolCall::new(id, name);
+        tool_call.kind = kind.map(String::from);
+        if let Some(c) = self.message.choices.get_mut(&choice) {
+            c.tool_calls.insert(call, tool_call);
+            c.content.push(Part::ToolCall(call));
+        }
+        self.arguments.insert((choice, call), arguments);
+        self.emit(StreamEvent::ToolCallStart {
+            choice,
+            call,
+            id: String::from(id),
+            name: String::from(name),
+        });
+    }
+
+    /// Sets a tool call's id and name where still empty.
+    pub fn tool_call_identify(
+        &mut self,
+        choice: u64,
+        call: u64,
+        id: Option<&str>,
+        name: Option<&str>,
+    ) {
+        let Some(tc) = self
+            .message
+            .choices
+            .get_mut(&choice)
+            .and_then(|c| c.tool_calls.get_mut(&call))
+        else {
+            return;
+        };
+        if let Some(id) = id.filter(|s| !s.is_empty()) {
+            if tc.id.is_empty() {
+                tc.id = String::from(id);
+            }
+        }
+        if let Some(name) = name.filter(|s| !s.is_empty()) {
+            if tc.name.is_empty() {
+                tc.name = String::from(name);
+            }
+        }
+    }
+
+    /// Appends a fragment of a tool call's arguments (the call is started
+    /// with an empty id and name if the wire never announced it).
+    pub fn tool_call_arguments(&mut self, choice: u64, call: u64, fragment: &str) {
+        if !self.has_tool_call(choice, call) {
+            self.tool_call_start(choice, call, "", "");
+            if !self.has_tool_call(choice, call) {
+                return;
+            }
+        }
+        if fragment.is_empty() {
+            return;
+        }
+        if let Some(tc) = self
+            .message
+            .choices
+            .get_mut(&choice)
+            .and_then(|c| c.tool_calls.get_mut(&call))
+        {
+            tc.arguments_text.push_str(fragment);
+        }
+        self.emit(StreamEvent::ToolCallDelta {
+            choice,
+            call,
+            fragment: String::from(fragment),
+        });
+        let Some(stream) = self.arguments.get_mut(&(choice, call)) else {
+            return;
+        };
+        let events = &mut self.events;
+        stream.push(fragment, |event| {
+            events.push_back(match event {
+                ArgumentEvent::Delta { path, text } => StreamEvent::ArgumentDelta {
+                    choice,
+                    call,
+                    path,
+                    text,
+                },
+                ArgumentEvent::Value { path, value } => StreamEvent::Argument {
+                    choice,
+                    call,
+                    path,
+                    value,
+                },
+            });
+        });
+    }
+
+    /// The raw argument text of a tool call so far.
+    pub fn tool_call_text(&self, choice: u64, call: u64) -> Option<&str> {
+        self.arguments.get(&(choice, call)).map(ArgumentStream::raw)
+    }
+
+    /// Ends a tool call: its final arguments (see [`ArgumentStream::end`])
+    /// and the end event. Ending twice does nothing.
+    pub fn tool_call_end(&mut self, choice: u64, call: u64) {
+        let Some(stream) = self.arguments.get_mut(&(choice, call)) else {
+            return;
+        };
+        if stream.is_ended() {
+            return;
+        }
+        let arguments = stream.end();
+        let error = stream.error().map(|e| format!("{e}"));
+        let Some(tc) = self
+            .message
+            .choices
+            .get_mut(&choice)
+            .and_then(|c| c.tool_calls.get_mut(&call))
+        else {
+            return;
+        };
+        tc.arguments = Some(arguments.clone());
+        tc.ended = true;
+        tc.arguments_error = error;
+        let (id, name) = (tc.id.clone(), tc.name.clone());
+        self.emit(StreamEvent::ToolCallEnd {
+            choice,
+            call,
+            id,
+            name,
+            arguments,
+        });
+    }
+
+    /// Ends every tool call still open (at a finish, or the end of the
+    /// stream), in key order.
+    pub fn end_tool_calls(&mut self) {
+        let open: alloc::vec::Vec<(u64, u64)> = self
+            .arguments
+            .iter()
+            .filter(|(_, s)| !s.is_ended())
+            .map(|(k, _)| *k)
+            .collect();
+        for (choice, call) in open {
+            self.tool_call_end(choice, call);
+        }
+    }
+
+    /// Ends the open tool calls of one choice.
+    pub fn end_tool_calls_of(&mut self, choice: u64) {
+        let open: alloc::vec::Vec<u64> = self
+            .arguments
+            .range((choice, 0)..=(choice, u64::MAX))
+            .filter(|(_, s)| !s.is_ended())
+            .map(|((_, call), _)| *call)
+            .collect();
+        for call in open {
+            self.tool_call_end(choice, call);
+        }
+    }
+
+    /// Replaces the token counts (they are cumulative on every wire).
+    pub fn usage(&mut self, usage: Usage) {
+        let usage = usage.with_total();
+        self.message.usage = Some(usage.clone());
+        self.emit(StreamEvent::Usage(usage));
+    }
+
+    /// A choice finished: its open tool calls end, then the finish event.
+    pub fn finish(&mut self, choice: u64, reason: &str, normalized: FinishReason) {
+        self.end_tool_calls_of(choice);
+        let Some(c) = self.choice(choice) else {
+            return;
+        };
+        c.finish_reason = Some(String::from(reason));
+        c.finish = Some(normalized);
+        self.emit(StreamEvent::Finish {
+            choice,
+            reason: String::from(reason),
+            normalized,
+        });
+    }
+
+    /// Records an error (the first one is kept in the message; every one is
+    /// reported as an event).
+    pub fn error(&mut self, error: ErrorInfo) {
+        self.emit(StreamEvent::Error {
+            message: error.message.clone(),
+        });
+        if self.message.error.is_none() {
+            self.message.error = Some(error);
+        }
+    }
+
+    /// The provider said the message is complete.
+    pub fn complete(&mut self) {
+        self.message.complete = true;
+    }
+
+    /// The stream ended: open tool calls end with what they have.
+    pub fn end_stream(&mut self) {
+        self.end_tool_calls();
+    }
+}

@@ -1,0 +1,313 @@
+//! The normalized event model: one vocabulary over every wire format.
+
+use alloc::string::String;
+
+use crate::json::{Map, Number, PathBuf, Value};
+
+/// Something that happened in a provider stream, in provider-neutral terms.
+///
+/// `choice` is the choice (OpenAI `n`) or candidate (Gemini) index, 0 for
+/// providers that have one answer per stream. `call` is the wire's key for
+/// the tool call: OpenAI's tool-call index, Anthropic's content-block index,
+/// the Responses `output_index`, the ordinal of a Gemini function call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StreamEvent {
+    /// The message began (or its id and model became known).
+    MessageStart {
+        /// The provider's message / response id.
+        id: Option<String>,
+        /// The model that answers.
+        model: Option<String>,
+    },
+    /// More answer text.
+    TextDelta {
+        /// Choice index.
+        choice: u64,
+        /// The new text.
+        text: String,
+    },
+    /// More reasoning ("thinking") text, or a reasoning summary.
+    ReasoningDelta {
+        /// Choice index.
+        choice: u64,
+        /// The new text.
+        text: String,
+    },
+    /// More refusal text.
+    RefusalDelta {
+        /// Choice index.
+        choice: u64,
+        /// The new text.
+        text: String,
+    },
+    /// A tool call began: its id and name are known.
+    ToolCallStart {
+        /// Choice index.
+        choice: u64,
+        /// The call's key.
+        call: u64,
+        /// The call id the result must quote.
+        id: String,
+        /// The tool's name.
+        name: String,
+    },
+    /// A raw fragment of a tool call's argument text, as it arrived.
+    ToolCallDelta {
+        /// Choice index.
+        choice: u64,
+        /// The call's key.
+        call: u64,
+        /// The new argument text.
+        fragment: String,
+    },
+    /// More text of a string inside the arguments, at a path.
+    ArgumentDelta {
+        /// Choice index.
+        choice: u64,
+        /// The call's key.
+        call: u64,
+        /// Where in the arguments: `blocks[0].content`.
+        path: PathBuf,
+        /// The new decoded text.
+        text: String,
+    },
+    /// A value inside the arguments completed.
+    Argument {
+        /// Choice index.
+        choice: u64,
+        /// The call's key.
+        call: u64,
+        /// Where in the arguments.
+        path: PathBuf,
+        /// The completed value.
+        value: Value,
+    },
+    /// A tool call's arguments are complete.
+    ToolCallEnd {
+        /// Choice index.
+        choice: u64,
+        /// The call's key.
+        call: u64,
+        /// The call id.
+        id: String,
+        /// The tool's name.
+        name: String,
+        /// The arguments: the parsed JSON (`{}` when none were sent), or,
+        /// for free-text tools and unparseable arguments, the text as a
+        /// string.
+        arguments: Value,
+    },
+    /// Token counts (cumulative: a later event replaces an earlier one).
+    Usage(Usage),
+    /// A choice finished.
+    Finish {
+        /// Choice index.
+        choice: u64,
+        /// The provider's own reason string (`stop`, `end_turn`, `STOP`, …).
+        reason: String,
+        /// The reason in provider-neutral terms.
+        normalized: FinishReason,
+    },
+    /// The provider reported an error, or the stream broke its protocol.
+    Error {
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Why a choice finished, in provider-neutral terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinishReason {
+    /// The model finished its answer (or hit a stop sequence).
+    Stop,
+    /// A token limit cut the answer.
+    Length,
+    /// The model stopped to call tools.
+    ToolCalls,
+    /// A safety or content filter stopped the answer.
+    ContentFilter,
+    /// The model refused.
+    Refusal,
+    /// Anything else (`pause_turn`, `MALFORMED_FUNCTION_CALL`, …).
+    Other,
+}
+
+impl FinishReason {
+    /// The lower-case name: `stop`, `length`, `tool_calls`, …
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::Length => "length",
+            FinishReason::ToolCalls => "tool_calls",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Refusal => "refusal",
+            FinishReason::Other => "other",
+        }
+    }
+}
+
+/// Token counts, as the provider reports them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Prompt tokens (OpenAI `prompt_tokens` / `input_tokens`, Anthropic
+    /// `input_tokens`, Gemini `promptTokenCount`).
+    pub input_tokens: Option<u64>,
+    /// Generated tokens.
+    pub output_tokens: Option<u64>,
+    /// Their total, as reported, or their sum when not reported.
+    pub total_tokens: Option<u64>,
+    /// Reasoning tokens, where reported.
+    pub reasoning_tokens: Option<u64>,
+    /// Prompt tokens read from a cache, where reported.
+    pub cached_input_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// Fills `total_tokens` from input + output when the provider omits it.
+    pub fn with_total(mut self) -> Self {
+        if self.total_tokens.is_none() {
+            if let (Some(i), Some(o)) = (self.input_tokens, self.output_tokens) {
+                self.total_tokens = i.checked_add(o);
+            }
+        }
+        self
+    }
+
+    /// `{"input_tokens":…,"output_tokens":…,"total_tokens":…}` (and the
+    /// optional counts when known).
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.push("input_tokens", opt_u64(self.input_tokens));
+        map.push("output_tokens", opt_u64(self.output_tokens));
+        map.push("total_tokens", opt_u64(self.total_tokens));
+        if let Some(n) = self.reasoning_tokens {
+            map.push("reasoning_tokens", Value::from(n));
+        }
+        if let Some(n) = self.cached_input_tokens {
+            map.push("cached_input_tokens", Value::from(n));
+        }
+        Value::Object(map)
+    }
+}
+
+pub(crate) fn opt_u64(n: Option<u64>) -> Value {
+    n.map_or(Value::Null, |n| Value::Number(Number::from(n)))
+}
+
+pub(crate) fn opt_str(s: Option<&str>) -> Value {
+    s.map_or(Value::Null, Value::from)
+}
+
+impl StreamEvent {
+    /// The name used in JSON output: `text_delta`, `tool_call_start`, …
+    pub fn name(&self) -> &'static str {
+        match self {
+            StreamEvent::MessageStart { .. } => "message_start",
+            StreamEvent::TextDelta { .. } => "text_delta",
+            StreamEvent::ReasoningDelta { .. } => "reasoning_delta",
+            StreamEvent::RefusalDelta { .. } => "refusal_delta",
+            StreamEvent::ToolCallStart { .. } => "tool_call_start",
+            StreamEvent::ToolCallDelta { .. } => "tool_call_delta",
+            StreamEvent::ArgumentDelta { .. } => "argument_delta",
+            StreamEvent::Argument { .. } => "argument",
+            StreamEvent::ToolCallEnd { .. } => "tool_call_end",
+            StreamEvent::Usage(_) => "usage",
+            StreamEvent::Finish { .. } => "finish",
+            StreamEvent::Error { .. } => "error",
+        }
+    }
+
+    /// The event as DESIGN.md's CLI contract prints it:
+    /// `{"type":"text_delta","choice":0,"text":"Hi"}`.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.push("type", Value::from(self.name()));
+        match self {
+            StreamEvent::MessageStart { id, model } => {
+                m.push("id", opt_str(id.as_deref()));
+                m.push("model", opt_str(model.as_deref()));
+            }
+            StreamEvent::TextDelta { choice, text }
+            | StreamEvent::ReasoningDelta { choice, text }
+            | StreamEvent::RefusalDelta { choice, text } => {
+                m.push("choice", Value::from(*choice));
+                m.push("text", Value::from(text.as_str()));
+            }
+            StreamEvent::ToolCallStart {
+                choice,
+                call,
+                id,
+                name,
+            } => {
+                m.push("choice", Value::from(*choice));
+                m.push("call", Value::from(*call));
+                m.push("id", Value::from(id.as_str()));
+                m.push("name", Value::from(name.as_str()));
+            }
+            StreamEvent::ToolCallDelta {
+                choice,
+                call,
+                fragment,
+            } => {
+                m.push("choice", Value::from(*choice));
+                m.push("call", Value::from(*call));
+                m.push("fragment", Value::from(fragment.as_str()));
+            }
+            StreamEvent::ArgumentDelta {
+                choice,
+                call,
+                path,
+                text,
+            } => {
+                m.push("choice", Value::from(*choice));
+                m.push("call", Value::from(*call));
+                m.push("path", Value::from(alloc::format!("{path}")));
+                m.push("text", Value::from(text.as_str()));
+            }
+            StreamEvent::Argument {
+                choice,
+                call,
+                path,
+                value,
+            } => {
+                m.push("choice", Value::from(*choice));
+                m.push("call", Value::from(*call));
+                m.push("path", Value::from(alloc::format!("{path}")));
+                m.push("value", value.clone());
+            }
+            StreamEvent::ToolCallEnd {
+                choice,
+                call,
+                id,
+                name,
+                arguments,
+            } => {
+                m.push("choice", Value::from(*choice));
+                m.push("call", Value::from(*call));
+                m.push("id", Value::from(id.as_str()));
+                m.push("name", Value::from(name.as_str()));
+                m.push("arguments", arguments.clone());
+            }
+            StreamEvent::Usage(usage) => {
+                if let Value::Object(counts) = usage.to_value() {
+                    for (k, v) in counts {
+                        m.push(k, v);
+                    }
+                }
+            }
+            StreamEvent::Finish {
+                choice,
+                reason,
+                normalized,
+            } => {
+                m.push("choice", Value::from(*choice));
+                m.push("reason", Value::from(reason.as_str()));
+                m.push("normalized", Value::from(normalized.as_str()));
+            }
+            StreamEvent::Error { message } => {
+                m.push("message", Value::from(message.as_str()));
+            }
+        }
+        Value::Object(m)
+    }
+}

@@ -1,0 +1,248 @@
+//! The message so far: what every accumulator builds, whatever the wire.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::event::{opt_str, FinishReason, Usage};
+use super::Provider;
+use crate::json::{Map, Value};
+
+/// The message a stream has built so far (final once the stream ended).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// The wire format it came in.
+    pub provider: Provider,
+    /// The provider's message / response id.
+    pub id: Option<String>,
+    /// The model that answered.
+    pub model: Option<String>,
+    /// The choices (candidates), by the wire's index.
+    pub choices: BTreeMap<u64, Choice>,
+    /// The last token counts reported.
+    pub usage: Option<Usage>,
+    /// Whether the provider signalled the end of the message (a finish
+    /// reason, `message_stop`, `response.completed`, `[DONE]`, …).
+    pub complete: bool,
+    /// The error the provider reported, or the protocol violation seen.
+    pub error: Option<ErrorInfo>,
+}
+
+/// One answer of a message.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Choice {
+    /// The role (`assistant`): the first one sent wins.
+    pub role: Option<String>,
+    /// Content parts in the order they began.
+    pub content: Vec<Part>,
+    /// All answer text, concatenated.
+    pub text: String,
+    /// All reasoning text, concatenated.
+    pub reasoning: String,
+    /// All refusal text, concatenated (`None` if there was none).
+    pub refusal: Option<String>,
+    /// Tool calls, by the wire's key.
+    pub tool_calls: BTreeMap<u64, ToolCall>,
+    /// The provider's own finish reason.
+    pub finish_reason: Option<String>,
+    /// The finish reason in provider-neutral terms.
+    pub finish: Option<FinishReason>,
+    /// Log probabilities, appended as they came (OpenAI `logprobs.content`).
+    pub logprobs: Vec<Value>,
+}
+
+/// A content part, in stream order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    /// Answer text.
+    Text(String),
+    /// Reasoning text, with the provider's signature when it sends one.
+    Reasoning {
+        /// The reasoning text (or summary).
+        text: String,
+        /// Anthropic's `signature`, Gemini's `thoughtSignature`.
+        signature: Option<String>,
+    },
+    /// Refusal text.
+    Refusal(String),
+    /// The tool call with this key (see [`Choice::tool_calls`]).
+    ToolCall(u64),
+    /// A block kept as the provider sent it (redacted thinking, server tool
+    /// results, citations, …).
+    Raw(Value),
+}
+
+/// A tool call, its arguments parsed as they arrived.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The call id (set once; a repeat of the same id is not appended).
+    pub id: String,
+    /// The tool name (set once).
+    pub name: String,
+    /// `function`, `custom`, `tool_use`, `server_tool_use`, …
+    pub kind: Option<String>,
+    /// The raw argument text received so far.
+    pub arguments_text: String,
+    /// The arguments so far: the live partial value while streaming, the
+    /// final value once ended. `None` until any value has started.
+    pub arguments: Option<Value>,
+    /// Whether the arguments are known to be complete.
+    pub ended: bool,
+    /// Why the arguments are not valid JSON, if they are not.
+    pub arguments_error: Option<String>,
+}
+
+/// An error reported by the provider or found in the stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorInfo {
+    /// What went wrong.
+    pub message: String,
+    /// The provider's error type or code, when given.
+    pub kind: Option<String>,
+    /// The error payload as sent, when there was one.
+    pub raw: Option<Value>,
+}
+
+impl Message {
+    /// An empty message of this wire format.
+    pub fn new(provider: Provider) -> Self {
+        Message {
+            provider,
+            id: None,
+            model: None,
+            choices: BTreeMap::new(),
+            usage: None,
+            complete: false,
+            error: None,
+        }
+    }
+
+    /// The first choice (most streams have only one).
+    pub fn choice(&self) -> Option<&Choice> {
+        self.choices.values().next()
+    }
+
+    /// The message as DESIGN.md's CLI contract prints it:
+    /// `{"provider":…,"id":…,"model":…,"choices":[…],"usage":…,"complete":…,"error":…}`.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.push("provider", Value::from(self.provider.name()));
+        m.push("id", opt_str(self.id.as_deref()));
+        m.push("model", opt_str(self.model.as_deref()));
+        let choices = self
+            .choices
+            .iter()
+            .map(|(index, choice)| choice.to_value(*index))
+            .collect();
+        m.push("choices", Value::Array(choices));
+        m.push(
+            "usage",
+            self.usage.as_ref().map_or(Value::Null, Usage::to_value),
+        );
+        m.push("complete", Value::Bool(self.complete));
+        m.push(
+            "error",
+            self.error.as_ref().map_or(Value::Null, ErrorInfo::to_value),
+        );
+        Value::Object(m)
+    }
+}
+
+impl Choice {
+    /// The choice as the CLI contract prints it.
+    pub fn to_value(&self, index: u64) -> Value {
+        let mut m = Map::new();
+        m.push("index", Value::from(index));
+        m.push("role", opt_str(self.role.as_deref()));
+        let content = self.content.iter().map(|p| self.part_value(p)).collect();
+        m.push("content", Value::Array(content));
+        m.push("text", Value::from(self.text.as_str()));
+        m.push("reasoning", Value::from(self.reasoning.as_str()));
+        m.push("refusal", opt_str(self.refusal.as_deref()));
+        let calls = self.tool_calls.values().map(ToolCall::to_value).collect();
+        m.push("tool_calls", Value::Array(calls));
+        m.push("finish_reason", opt_str(self.finish_reason.as_deref()));
+        Value::Object(m)
+    }
+
+    fn part_value(&self, part: &Part) -> Value {
+        let mut m = Map::new();
+        match part {
+            Part::Text(text) => {
+                m.push("type", Value::from("text"));
+                m.push("text", Value::from(text.as_str()));
+            }
+            Part::Reasoning { text, signature } => {
+                m.push("type", Value::from("reasoning"));
+                m.push("text", Value::from(text.as_str()));
+                if let Some(sig) = signature {
+                    m.push("signature", Value::from(sig.as_str()));
+                }
+            }
+            Part::Refusal(text) => {
+                m.push("type", Value::from("refusal"));
+                m.push("text", Value::from(text.as_str()));
+            }
+            Part::ToolCall(key) => {
+                m.push("type", Value::from("tool_call"));
+                let id = self.tool_calls.get(key).map(|c| c.id.as_str());
+                m.push("id", opt_str(id));
+            }
+            Part::Raw(value) => {
+                m.push("type", Value::from("raw"));
+                m.push("value", value.clone());
+            }
+        }
+        Value::Object(m)
+    }
+}
+
+impl ToolCall {
+    /// A call with this id and name and no arguments yet.
+    pub fn new(id: &str, name: &str) -> Self {
+        ToolCall {
+            id: String::from(id),
+            name: String::from(name),
+            kind: None,
+            arguments_text: String::new(),
+            arguments: None,
+            ended: false,
+            arguments_error: None,
+        }
+    }
+
+    /// `{"id":…,"name":…,"arguments":V,"arguments_text":…}`.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.push("id", Value::from(self.id.as_str()));
+        m.push("name", Value::from(self.name.as_str()));
+        m.push("arguments", self.arguments.clone().unwrap_or(Value::Null));
+        m.push("arguments_text", Value::from(self.arguments_text.as_str()));
+        if let Some(e) = &self.arguments_error {
+            m.push("arguments_error", Value::from(e.as_str()));
+        }
+        Value::Object(m)
+    }
+}
+
+impl ErrorInfo {
+    /// An error with only a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ErrorInfo {
+            message: message.into(),
+            kind: None,
+            raw: None,
+        }
+    }
+
+    /// `{"message":…,"type":…,"raw":…}`.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.push("message", Value::from(self.message.as_str()));
+        m.push("type", opt_str(self.kind.as_deref()));
+        if let Some(raw) = &self.raw {
+            m.push("raw", raw.clone());
+        }
+        Value::Object(m)
+    }
+}

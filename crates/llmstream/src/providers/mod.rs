@@ -1,0 +1,170 @@
+//! Provider streams folded into messages, with one normalized event model.
+//!
+//! Each wire format has a module whose accumulator takes the parsed
+//! payloads of its stream and drives a [`MessageBuilder`] — the typed push
+//! API they share — which keeps the [`Message`] so far and queues
+//! [`StreamEvent`]s. [`Pipeline`] does the whole job from raw HTTP body
+//! bytes: SSE decoding, JSON parsing of each payload, provider detection.
+//!
+//! Wire indices (choice, tool call, content block, output item) are keys
+//! into sparse maps, never offsets into vectors; tool-call arguments are
+//! parsed incrementally as they arrive ([`ArgumentStream`]).
+
+mod arguments;
+mod builder;
+mod event;
+mod message;
+mod pipeline;
+
+pub mod anthropic;
+pub mod gemini;
+pub mod openai_chat;
+pub mod openai_responses;
+
+use core::fmt;
+
+pub use arguments::{ArgumentEvent, ArgumentStream};
+pub use builder::{MessageBuilder, ProviderLimits};
+pub use event::{FinishReason, StreamEvent, Usage};
+pub use message::{Choice, ErrorInfo, Message, Part, ToolCall};
+pub use pipeline::{Pipeline, PipelineError};
+
+use crate::json::Value;
+
+/// The wire formats llmstream reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Provider {
+    /// OpenAI Chat Completions (`chat.completion.chunk`), and the many
+    /// OpenAI-compatible gateways.
+    OpenAiChat,
+    /// OpenAI Responses (`response.*` events).
+    OpenAiResponses,
+    /// Anthropic Messages (`message_start`, `content_block_delta`, …).
+    Anthropic,
+    /// Google Gemini `streamGenerateContent?alt=sse`.
+    Gemini,
+}
+
+impl Provider {
+    /// Every provider, in the order detection tries them.
+    pub const ALL: [Provider; 4] = [
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Anthropic,
+        Provider::Gemini,
+    ];
+
+    /// The CLI name: `openai-chat`, `openai-responses`, `anthropic`, `gemini`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Provider::OpenAiChat => "openai-chat",
+            Provider::OpenAiResponses => "openai-responses",
+            Provider::Anthropic => "anthropic",
+            Provider::Gemini => "gemini",
+        }
+    }
+
+    /// The provider with this CLI name.
+    pub fn from_name(name: &str) -> Option<Provider> {
+        Provider::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Which wire format a payload belongs to, from its shape (and the SSE
+    /// event type, which Anthropic and Responses streams also send).
+    pub fn detect(event_type: &str, payload: &Value) -> Option<Provider> {
+        let ty = payload.get("type").and_then(Value::as_str).unwrap_or("");
+        if ty.starts_with("response.") || event_type.starts_with("response.") {
+            return Some(Provider::OpenAiResponses);
+        }
+        const ANTHROPIC: [&str; 7] = [
+            "message_start",
+            "message_delta",
+            "message_stop",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "ping",
+        ];
+        if ANTHROPIC.contains(&ty) || ANTHROPIC.contains(&event_type) {
+            return Some(Provider::Anthropic);
+        }
+        if payload.get("candidates").is_some()
+            || payload.get("usageMetadata").is_some()
+            || payload.get("modelVersion").is_some()
+        {
+            return Some(Provider::Gemini);
+        }
+        if payload.get("choices").is_some()
+            || payload.get("object").and_then(Value::as_str) == Some("chat.completion.chunk")
+        {
+            return Some(Provider::OpenAiChat);
+        }
+        None
+    }
+
+    /// A fresh accumulator for this wire format.
+    pub fn accumulator(&self) -> alloc::boxed::Box<dyn Accumulator> {
+        match self {
+            Provider::OpenAiChat => alloc::boxed::Box::new(openai_chat::Accumulator::new()),
+            Provider::OpenAiResponses => {
+                alloc::boxed::Box::new(openai_responses::Accumulator::new())
+            }
+            Provider::Anthropic => alloc::boxed::Box::new(anthropic::Accumulator::new()),
+            Provider::Gemini => alloc::boxed::Box::new(gemini::Accumulator::new()),
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What every wire format's accumulator does: take one payload at a time,
+/// keep the message, queue the events.
+pub trait Accumulator: fmt::Debug {
+    /// One parsed payload (an SSE event's data, or one line of a JSON-lines
+    /// recording), with its SSE event type (`"message"` when none).
+    fn push(&mut self, event_type: &str, payload: &Value);
+
+    /// The stream said it is done (OpenAI's `data: [DONE]`).
+    fn done(&mut self) {
+        self.builder_mut().complete();
+    }
+
+    /// The stream ended (the connection closed): open tool calls end with
+    /// what they have; the message stays incomplete unless the provider
+    /// said it was complete.
+    fn end_stream(&mut self) {
+        self.builder_mut().end_stream();
+    }
+
+    /// The builder behind it (the message so far, the live arguments).
+    fn builder(&self) -> &MessageBuilder;
+
+    /// The builder, mutably.
+    fn builder_mut(&mut self) -> &mut MessageBuilder;
+
+    /// The message so far.
+    fn message(&self) -> &Message {
+        self.builder().message()
+    }
+
+    /// The next queued event.
+    fn next_event(&mut self) -> Option<StreamEvent> {
+        self.builder_mut().next_event()
+    }
+}
+
+/// Reads an unsigned integer member (wire indices and token counts).
+#[allow(dead_code)]
+pub(crate) fn get_u64(value: &Value, key: &str) -> Option<u64> {
+    value.get(key).and_then(Value::as_u64)
+}
+
+/// Reads a string member.
+#[allow(dead_code)]
+pub(crate) fn get_str<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(Value::as_str)
+}

@@ -1,0 +1,199 @@
+//! Raw HTTP body bytes in, normalized events and the message out.
+
+use alloc::boxed::Box;
+use alloc::collections::VecDeque;
+use alloc::format;
+use alloc::string::String;
+use core::fmt;
+
+use super::{Accumulator, ErrorInfo, Message, MessageBuilder, Provider, StreamEvent};
+use crate::json;
+use crate::sse::{self, ItemRef};
+
+/// The whole client-side job for one streamed response: SSE decoding, JSON
+/// parsing of each payload, provider detection (or a given provider), and
+/// accumulation.
+///
+/// ```
+/// use llmstream::providers::{Pipeline, StreamEvent};
+///
+/// let body = concat!(
+///     "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",",
+///     "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"}}]}\n\n",
+///     "data: [DONE]\n\n",
+/// );
+/// let mut pipeline = Pipeline::new();
+/// for piece in body.as_bytes().chunks(10) {
+///     pipeline.feed(piece)?;
+///     while let Some(event) = pipeline.next_event() {
+///         let _ = event; // render it
+///     }
+/// }
+/// pipeline.finish()?;
+/// assert!(pipeline.message().is_some());
+/// # Ok::<(), llmstream::providers::PipelineError>(())
+/// ```
+#[derive(Debug)]
+pub struct Pipeline {
+    decoder: sse::Decoder,
+    forced: Option<Provider>,
+    accumulator: Option<Box<dyn Accumulator>>,
+    /// Events found before the provider was known.
+    early: VecDeque<StreamEvent>,
+    /// An error payload seen before the provider was known.
+    early_error: Option<ErrorInfo>,
+}
+
+/// The stream itself could not be read (an SSE limit was exceeded).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PipelineError(pub sse::Error);
+
+impl fmt::Display for PipelineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl core::error::Error for PipelineError {}
+
+impl Default for Pipeline {
+    fn default() -> Self {
+        Pipeline::new()
+    }
+}
+
+impl Pipeline {
+    /// A pipeline that detects the provider from the first payload.
+    pub fn new() -> Self {
+        Pipeline {
+            decoder: sse::Decoder::new(),
+            forced: None,
+            accumulator: None,
+            early: VecDeque::new(),
+            early_error: None,
+        }
+    }
+
+    /// A pipeline for a known provider.
+    pub fn with_provider(provider: Provider) -> Self {
+        let mut pipeline = Pipeline::new();
+        pipeline.forced = Some(provider);
+        pipeline
+    }
+
+    /// The provider, once known.
+    pub fn provider(&self) -> Option<Provider> {
+        self.accumulator.as_ref().map(|a| a.message().provider)
+    }
+
+    /// The message so far (`None` until the provider is known).
+    pub fn message(&self) -> Option<&Message> {
+        self.accumulator.as_ref().map(|a| a.message())
+    }
+
+    /// The accumulator (for the live tool-call arguments).
+    pub fn builder(&self) -> Option<&MessageBuilder> {
+        self.accumulator.as_ref().map(|a| a.builder())
+    }
+
+    /// Feeds body bytes; pull the events with [`Pipeline::next_event`].
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), PipelineError> {
+        self.decoder.feed(bytes);
+        self.drain()
+    }
+
+    /// The body ended: open tool calls end with what they have.
+    pub fn finish(&mut self) -> Result<(), PipelineError> {
+        let result = self.decoder.finish().map_err(PipelineError);
+        self.drain()?;
+        if let Some(acc) = self.accumulator.as_mut() {
+            acc.end_stream();
+        }
+        result
+    }
+
+    /// The next normalized event.
+    pub fn next_event(&mut self) -> Option<StreamEvent> {
+        if let Some(event) = self.early.pop_front() {
+            return Some(event);
+        }
+        self.accumulator.as_mut()?.next_event()
+    }
+
+    fn drain(&mut self) -> Result<(), PipelineError> {
+        loop {
+            let (event_type, data) = {
+                let Some(item) = self.decoder.next() else {
+                    return Ok(());
+                };
+                match item.map_err(PipelineError)? {
+                    ItemRef::Event(event) => {
+                        (String::from(event.event_type), String::from(event.data))
+                    }
+                    ItemRef::Retry(_) | ItemRef::Comment(_) => continue,
+                }
+            };
+            let offset = self.decoder.offset();
+            self.payload(&event_type, &data, offset);
+        }
+    }
+
+    /// Handles one SSE event's data.
+    fn payload(&mut self, event_type: &str, data: &str, offset: u64) {
+        let trimmed = data.trim();
+        if trimmed.is_empty() {
+            return;
+        }
+        if trimmed == "[DONE]" {
+            if let Some(acc) = self.accumulator.as_mut() {
+                acc.done();
+            }
+            return;
+        }
+        let value = match json::parse(trimmed.as_bytes()) {
+            Ok(value) => value,
+            Err(e) => {
+                let message = format!("SSE event ending at byte {offset}: data is not JSON: {e}");
+                self.report(ErrorInfo::new(message));
+                return;
+            }
+        };
+        if self.accumulator.is_none() {
+            let provider = self
+                .forced
+                .or_else(|| Provider::detect(event_type, &value))
+                .or_else(|| value.get("error").map(|_| Provider::OpenAiChat));
+            let Some(provider) = provider else {
+                let message = format!(
+                    "SSE event ending at byte {offset}: cannot tell the provider from this payload"
+                );
+                self.report(ErrorInfo::new(message));
+                return;
+            };
+            let mut acc = provider.accumulator();
+            if let Some(error) = self.early_error.take() {
+                acc.builder_mut().error(error);
+                // The event was already reported; keep only the record.
+                let _ = acc.builder_mut().next_event();
+            }
+            self.accumulator = Some(acc);
+        }
+        if let Some(acc) = self.accumulator.as_mut() {
+            acc.push(event_type, &value);
+        }
+    }
+
+    fn report(&mut self, error: ErrorInfo) {
+        match self.accumulator.as_mut() {
+            Some(acc) => acc.builder_mut().error(error),
+            None => {
+                self.early.push_back(StreamEvent::Error {
+                    message: error.message.clone(),
+                });
+                if self.early_error.is_none() {
+                    self.early_error = Some(error);
+                }
+            }
+        }
+    }
+}
