@@ -414,6 +414,49 @@ impl MessageBuilder {
         });
     }
 
+    /// Replaces a tool call's argument text with `text`, parsed afresh into
+    /// `arguments` (a new stream of the same kind the call began with).
+    ///
+    /// For wires that repeat the whole text at the end (OpenAI Responses'
+    /// `function_call_arguments.done`) when it disagrees with the streamed
+    /// fragments: the repeated text is authoritative. No delta events are
+    /// emitted for it — the fragments already reported cannot be taken
+    /// back, so the [`StreamEvent::ToolCallEnd`] that follows carries the
+    /// corrected arguments. A call that already ended gets its final
+    /// arguments recomputed without a second end event.
+    pub fn tool_call_replace_arguments(
+        &mut self,
+        choice: u64,
+        call: u64,
+        mut arguments: ArgumentStream,
+        text: &str,
+    ) {
+        let Some(tc) = self
+            .message
+            .choices
+            .get_mut(&choice)
+            .and_then(|c| c.tool_calls.get_mut(&call))
+        else {
+            return;
+        };
+        arguments.push(text, |_| {});
+        tc.arguments_text = String::from(text);
+        if tc.ended {
+            let value = arguments.end();
+            tc.arguments_error = arguments.error().map(|e| format!("{e}"));
+            tc.arguments = Some(value);
+        }
+        self.arguments.insert((choice, call), arguments);
+    }
+
+    /// The provider began another message in the same stream after saying
+    /// the last one was complete (OpenAI Responses bodies that concatenate
+    /// several responses): the message is incomplete again until the next
+    /// end signal.
+    pub fn reopen(&mut self) {
+        self.message.complete = false;
+    }
+
     /// The raw argument text of a tool call so far.
     pub fn tool_call_text(&self, choice: u64, call: u64) -> Option<&str> {
         self.arguments.get(&(choice, call)).map(ArgumentStream::raw)
