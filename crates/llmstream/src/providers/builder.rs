@@ -563,4 +563,95 @@ impl MessageBuilder {
     pub fn end_stream(&mut self) {
         self.end_tool_calls();
     }
+
+    /// The limits this builder enforces (accumulators bound their own
+    /// per-block bookkeeping by the same numbers).
+    pub fn limits(&self) -> &ProviderLimits {
+        &self.limits
+    }
+
+    /// Whether the choice exists (it is created on first use, unless the
+    /// choice limit refused it).
+    pub fn has_choice(&self, choice: u64) -> bool {
+        self.message.choices.contains_key(&choice)
+    }
+
+    /// Starts a new, empty text part now, consuming a pending
+    /// [`MessageBuilder::break_part`]: for a block that carries something
+    /// before its first text (Anthropic's citations arrive before the text
+    /// they cite), so that it lands on this block's part and the text that
+    /// follows merges into it.
+    pub fn begin_text(&mut self, choice: u64) {
+        if self.choice(choice).is_none() || self.part_limit_reached(choice) {
+            return;
+        }
+        self.part_break.remove(&choice);
+        if let Some(c) = self.message.choices.get_mut(&choice) {
+            c.content.push(Part::Text(String::new()));
+        }
+    }
+
+    /// Starts a new, empty reasoning part now, consuming a pending
+    /// [`MessageBuilder::break_part`]: for a signature that arrives in a
+    /// block with no reasoning text, so that it does not overwrite the
+    /// signature of an earlier block's part.
+    pub fn begin_reasoning(&mut self, choice: u64) {
+        if self.choice(choice).is_none() || self.part_limit_reached(choice) {
+            return;
+        }
+        self.part_break.remove(&choice);
+        if let Some(c) = self.message.choices.get_mut(&choice) {
+            c.content.push(Part::Reasoning {
+                text: String::new(),
+                signature: None,
+            });
+        }
+    }
+
+    /// Attaches a citation to the latest text part of `choice` (starting an
+    /// empty one when the latest part is not text or a part break is
+    /// pending). Citations are appended, in arrival order.
+    pub fn citation(&mut self, choice: u64, citation: Value) {
+        let pending = self.part_break.get(&choice).copied().unwrap_or(false);
+        let on_text = matches!(
+            self.message
+                .choices
+                .get(&choice)
+                .and_then(|c| c.content.last()),
+            Some(Part::Text(_))
+        );
+        if pending || !on_text {
+            self.begin_text(choice);
+        }
+        let Some(c) = self.message.choices.get_mut(&choice) else {
+            return;
+        };
+        if !matches!(c.content.last(), Some(Part::Text(_))) {
+            return;
+        }
+        let position = c.content.len().saturating_sub(1);
+        c.citations.entry(position).or_default().push(citation);
+    }
+
+    /// Sets the signature that came with a tool call (Gemini's
+    /// `thoughtSignature` on a `functionCall` part), which the caller must
+    /// send back with the call.
+    pub fn tool_call_signature(&mut self, choice: u64, call: u64, signature: &str) {
+        if let Some(tc) = self
+            .message
+            .choices
+            .get_mut(&choice)
+            .and_then(|c| c.tool_calls.get_mut(&call))
+        {
+            tc.signature = Some(String::from(signature));
+        }
+    }
+
+    /// Keeps the provider's explanation of a finish (Anthropic's
+    /// `stop_details`, Gemini's `finishMessage`) on the choice.
+    pub fn finish_details(&mut self, choice: u64, details: Value) {
+        if let Some(c) = self.choice(choice) {
+            c.finish_details = Some(details);
+        }
+    }
 }

@@ -49,6 +49,12 @@ pub struct Choice {
     pub finish: Option<FinishReason>,
     /// Log probabilities, appended as they came (OpenAI `logprobs.content`).
     pub logprobs: Vec<Value>,
+    /// Citations, by the position in [`Choice::content`] of the text part
+    /// they support (Anthropic `citations_delta`), in arrival order.
+    pub citations: BTreeMap<usize, Vec<Value>>,
+    /// The provider's explanation of the finish, when it sends one
+    /// (Anthropic `stop_details`, Gemini `finishMessage`).
+    pub finish_details: Option<Value>,
 }
 
 /// A content part, in stream order.
@@ -90,6 +96,9 @@ pub struct ToolCall {
     pub ended: bool,
     /// Why the arguments are not valid JSON, if they are not.
     pub arguments_error: Option<String>,
+    /// The opaque signature that came with the call (Gemini
+    /// `thoughtSignature`), to be sent back with it.
+    pub signature: Option<String>,
 }
 
 /// An error reported by the provider or found in the stream.
@@ -154,7 +163,12 @@ impl Choice {
         let mut m = Map::new();
         m.push("index", Value::from(index));
         m.push("role", opt_str(self.role.as_deref()));
-        let content = self.content.iter().map(|p| self.part_value(p)).collect();
+        let content = self
+            .content
+            .iter()
+            .enumerate()
+            .map(|(i, p)| self.part_value(i, p))
+            .collect();
         m.push("content", Value::Array(content));
         m.push("text", Value::from(self.text.as_str()));
         m.push("reasoning", Value::from(self.reasoning.as_str()));
@@ -162,15 +176,21 @@ impl Choice {
         let calls = self.tool_calls.values().map(ToolCall::to_value).collect();
         m.push("tool_calls", Value::Array(calls));
         m.push("finish_reason", opt_str(self.finish_reason.as_deref()));
+        if let Some(details) = &self.finish_details {
+            m.push("finish_details", details.clone());
+        }
         Value::Object(m)
     }
 
-    fn part_value(&self, part: &Part) -> Value {
+    fn part_value(&self, position: usize, part: &Part) -> Value {
         let mut m = Map::new();
         match part {
             Part::Text(text) => {
                 m.push("type", Value::from("text"));
                 m.push("text", Value::from(text.as_str()));
+                if let Some(citations) = self.citations.get(&position) {
+                    m.push("citations", Value::Array(citations.clone()));
+                }
             }
             Part::Reasoning { text, signature } => {
                 m.push("type", Value::from("reasoning"));
@@ -208,6 +228,7 @@ impl ToolCall {
             arguments: None,
             ended: false,
             arguments_error: None,
+            signature: None,
         }
     }
 
@@ -220,6 +241,9 @@ impl ToolCall {
         m.push("arguments_text", Value::from(self.arguments_text.as_str()));
         if let Some(e) = &self.arguments_error {
             m.push("arguments_error", Value::from(e.as_str()));
+        }
+        if let Some(sig) = &self.signature {
+            m.push("signature", Value::from(sig.as_str()));
         }
         Value::Object(m)
     }
