@@ -109,6 +109,9 @@ enum State {
     Literal { word: Word, matched: u8 },
     /// The top-level value is complete.
     Done,
+    /// With multiple values, after a top-level number or literal: the next
+    /// value must be set apart (`1 2`, not `1-2`).
+    RootSeparator,
 }
 
 /// Where inside an escape sequence a string is.
@@ -429,7 +432,7 @@ impl Parser {
                     *pos += 1;
                     if usize::from(matched) + 1 == expected.len() {
                         let depth = self.frames.len();
-                        self.after_value();
+                        self.after_scalar();
                         return Step::Event(match word {
                             Word::True => Raw::Bool(depth, true),
                             Word::False => Raw::Bool(depth, false),
@@ -440,6 +443,18 @@ impl Parser {
                         word,
                         matched: matched + 1,
                     };
+                }
+                State::RootSeparator if is_whitespace(byte) => {
+                    *pos += 1;
+                    self.state = State::RootValue;
+                }
+                State::RootSeparator => {
+                    if !matches!(byte, b'"' | b'[' | b'{') {
+                        return self.unexpected(Expected::ValueSeparator, byte, at);
+                    }
+                    if let Some(step) = self.value(byte, pos, Expected::Value) {
+                        return step;
+                    }
                 }
                 _ if is_whitespace(byte) => *pos += 1,
                 State::RootValue => {
@@ -553,10 +568,12 @@ impl Parser {
         let at = self.offset;
         let expected = match self.state {
             State::Done => return Step::Exhausted,
-            State::RootValue if self.opts.multiple_values && self.frames.is_empty() => {
+            State::RootValue | State::RootSeparator
+                if self.opts.multiple_values && self.frames.is_empty() =>
+            {
                 return Step::Exhausted
             }
-            State::RootValue => Expected::Value,
+            State::RootValue | State::RootSeparator => Expected::Value,
             State::ArrayFirst => Expected::ValueOrArrayEnd,
             State::ArrayValue => Expected::ValueAfterComma,
             State::ArrayNext => Expected::CommaOrArrayEnd,
@@ -686,6 +703,16 @@ impl Parser {
         };
     }
 
+    /// After a number or literal, which end where the next byte cannot
+    /// continue them: at the top level of a sequence, that byte must set the
+    /// next value apart.
+    fn after_scalar(&mut self) {
+        self.after_value();
+        if self.state == State::RootValue && self.frames.is_empty() {
+            self.state = State::RootSeparator;
+        }
+    }
+
     fn set_segment_index(&mut self, depth: usize, index: usize) {
         match self.segments.get_mut(depth) {
             Some(segment) => *segment = Segment::Index(index),
@@ -734,7 +761,10 @@ impl Parser {
                     }
                     Tail::Char(c, used) => {
                         *pos += used;
-                        self.target(key).push(c);
+                        // The character is complete at its last byte.
+                        if let Some(step) = self.push_char(key, c, at + used as u64 - 1) {
+                            return Some(step);
+                        }
                         continue;
                     }
                     Tail::Invalid => {
@@ -764,7 +794,17 @@ impl Parser {
                         };
                         let target = if key { &mut self.key } else { &mut self.text };
                         if target.len() + text.len() > limit {
-                            return Some(self.fail(ErrorKind::StringLimit { limit }, at));
+                            // Point at the last byte of the first character
+                            // over the limit, as a byte-by-byte feed would.
+                            let over = limit.saturating_sub(target.len());
+                            let end = text
+                                .char_indices()
+                                .map(|(i, c)| i + c.len_utf8() - 1)
+                                .find(|&last| last >= over)
+                                .unwrap_or(over);
+                            return Some(
+                                self.fail(ErrorKind::StringLimit { limit }, at + end as u64),
+                            );
                         }
                         target.push_str(text);
                         *pos += run;
@@ -953,11 +993,11 @@ impl Parser {
                 }
             };
             num = next;
-            *pos += 1;
-            if self.number.len() + (*pos - start) > limit {
+            if self.number.len() + (*pos + 1 - start) > limit {
                 let at = self.offset + *pos as u64;
                 return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
             }
+            *pos += 1;
         }
         self.push_number_bytes(input, start, *pos);
         self.state = State::Number(num);
@@ -980,7 +1020,7 @@ impl Parser {
         }
         self.number_shown = false;
         let depth = self.frames.len();
-        self.after_value();
+        self.after_scalar();
         Step::Event(Raw::Number(depth))
     }
 
