@@ -23,8 +23,8 @@ mod write;
 pub use error::{Error, ErrorKind, Expected};
 pub use event::{Event, EventKind, OwnedEvent, OwnedEventKind};
 pub use options::{Limits, Options};
-pub use parser::{Feed, Parser};
-pub use path::{Path, PathBuf, Segment};
+pub use parser::{Feed, Parser, WatchId};
+pub use path::{InvalidPath, Path, PathBuf, Segment};
 pub use repair::{repair, repair_bytes};
 pub use value::{Map, Number, Value};
 

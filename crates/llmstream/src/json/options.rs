@@ -16,6 +16,7 @@ pub struct Options {
     pub(crate) growing_numbers: bool,
     pub(crate) multiple_values: bool,
     pub(crate) snapshot: bool,
+    pub(crate) stop_after_value: bool,
     pub(crate) limits: Limits,
 }
 
@@ -33,6 +34,7 @@ impl Options {
             growing_numbers: false,
             multiple_values: false,
             snapshot: true,
+            stop_after_value: false,
             limits: Limits::new(),
         }
     }
@@ -64,6 +66,15 @@ impl Options {
     /// only reports events, and does no allocation per value.
     pub const fn snapshot(mut self, yes: bool) -> Self {
         self.snapshot = yes;
+        self
+    }
+
+    /// Stop at the end of the top-level value instead of rejecting what
+    /// follows: the rest of the piece is left unconsumed
+    /// ([`Feed::consumed`](super::Feed::consumed) says how much was taken),
+    /// for callers that find JSON embedded in other text.
+    pub const fn stop_after_value(mut self, yes: bool) -> Self {
+        self.stop_after_value = yes;
         self
     }
 

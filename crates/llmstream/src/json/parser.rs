@@ -73,7 +73,15 @@ pub struct Parser {
     ended: bool,
     /// Whether any value has started (for "empty input").
     started: bool,
+    /// Paths whose completion the caller wants to hear of.
+    watches: Vec<PathBuf>,
+    /// Watched values that completed, oldest first.
+    watched: VecDeque<(WatchId, Value)>,
 }
+
+/// A path registered with [`Parser::watch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WatchId(pub usize);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Container {
@@ -233,6 +241,66 @@ impl Parser {
             error: None,
             ended: false,
             started: false,
+            watches: Vec::new(),
+            watched: VecDeque::new(),
+        }
+    }
+
+    /// Asks to be told when the value at `path` completes: it is then
+    /// queued for [`Parser::next_watched`], with its final value (a string
+    /// as soon as its closing quote arrives, an object when its `}` does).
+    /// Cost: a path comparison per completed value while watches exist.
+    ///
+    /// ```
+    /// use llmstream::json::{Parser, PathBuf};
+    /// let mut parser = Parser::new();
+    /// let name = parser.watch(PathBuf::parse("name").unwrap());
+    /// parser.push(br#"{"name":"search","input":{"q":"ru"#).unwrap();
+    /// let (id, value) = parser.next_watched().unwrap();
+    /// assert_eq!((id, value.as_str()), (name, Some("search")));
+    /// ```
+    pub fn watch(&mut self, path: PathBuf) -> WatchId {
+        self.watches.push(path);
+        WatchId(self.watches.len() - 1)
+    }
+
+    /// The next watched value that completed.
+    pub fn next_watched(&mut self) -> Option<(WatchId, Value)> {
+        self.watched.pop_front()
+    }
+
+    /// Queues the watches a completion at `depth` satisfies.
+    fn check_watches(&mut self, raw: Raw) {
+        let depth = match raw {
+            Raw::EndObject(d) | Raw::EndArray(d) | Raw::Str(d) | Raw::Number(d) => d,
+            Raw::Bool(d, _) | Raw::Null(d) => d,
+            _ => return,
+        };
+        let Some(path) = self.segments.get(..depth) else {
+            return;
+        };
+        for (i, watch) in self.watches.iter().enumerate() {
+            if watch.segments() != path {
+                continue;
+            }
+            let value = match raw {
+                Raw::Str(_) => Value::String(self.text.clone()),
+                Raw::Number(_) => Value::Number(Number::from_valid(&self.number)),
+                Raw::Bool(_, b) => Value::Bool(b),
+                Raw::Null(_) => Value::Null,
+                _ => {
+                    let root = if depth == 0 && self.root.is_none() {
+                        self.completed.back()
+                    } else {
+                        self.root.as_ref()
+                    };
+                    match root.and_then(|r| r.at(Path::new(path))) {
+                        Some(v) => v.clone(),
+                        None => continue,
+                    }
+                }
+            };
+            self.watched.push_back((WatchId(i), value));
         }
     }
 
@@ -541,6 +609,7 @@ impl Parser {
                     }
                     _ => return self.unexpected(Expected::CommaOrObjectEnd, byte, at),
                 },
+                State::Done if self.opts.stop_after_value => return Step::Exhausted,
                 State::Done => return self.unexpected(Expected::EndOfInput, byte, at),
             }
         }
@@ -1177,10 +1246,15 @@ impl Feed<'_, '_> {
             return Some(Err(error.clone()));
         }
         match self.parser.step(self.input, &mut self.pos, self.eof) {
-            Step::Event(raw) => Some(Ok(self.parser.event(raw))),
+            Step::Event(raw) => {
+                if !self.parser.watches.is_empty() {
+                    self.parser.check_watches(raw);
+                }
+                Some(Ok(self.parser.event(raw)))
+            }
             Step::Exhausted => {
                 self.done = true;
-                self.parser.offset += self.input.len() as u64;
+                self.parser.offset += self.pos as u64;
                 if self.eof {
                     self.parser.ended = true;
                 }
@@ -1191,6 +1265,12 @@ impl Feed<'_, '_> {
                 self.parser.error.clone().map(Err)
             }
         }
+    }
+
+    /// Bytes of this piece consumed so far (all of them once the feed is
+    /// done, unless [`Options::stop_after_value`] stopped it early).
+    pub fn consumed(&self) -> usize {
+        self.pos
     }
 
     /// Consumes the rest of the piece, discarding events.

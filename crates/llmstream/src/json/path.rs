@@ -199,7 +199,85 @@ impl PathBuf {
     pub fn pointer(&self) -> String {
         self.as_path().pointer()
     }
+
+    /// Reads the display form back: `a.b[0]`, `["a.b"][2]`, `""` for the
+    /// root. `None` if the text is not in that form.
+    ///
+    /// ```
+    /// use llmstream::json::PathBuf;
+    /// let p = PathBuf::parse(r#"blocks[0]["x.y"].z"#).unwrap();
+    /// assert_eq!(p.to_string(), r#"blocks[0]["x.y"].z"#);
+    /// assert_eq!(p.pointer(), "/blocks/0/x.y/z");
+    /// ```
+    pub fn parse(text: &str) -> Option<PathBuf> {
+        let mut path = PathBuf::new();
+        let mut rest = text;
+        let mut first = true;
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix('[') {
+                if after.starts_with('"') {
+                    let (key, tail) = parse_quoted_key(after)?;
+                    rest = tail.strip_prefix(']')?;
+                    path.push_key(key);
+                } else {
+                    let end = after.find(']')?;
+                    let digits = after.get(..end)?;
+                    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                        return None;
+                    }
+                    path.push_index(digits.parse().ok()?);
+                    rest = after.get(end + 1..)?;
+                }
+            } else {
+                let body = if first { rest } else { rest.strip_prefix('.')? };
+                let end = body.find(['.', '[']).unwrap_or(body.len());
+                let key = body.get(..end)?;
+                if !is_identifier(key) {
+                    return None;
+                }
+                path.push_key(key);
+                rest = body.get(end..)?;
+            }
+            first = false;
+        }
+        Some(path)
+    }
 }
+
+/// Reads a JSON string literal at the start of `text`: its decoded value
+/// and what follows it.
+fn parse_quoted_key(text: &str) -> Option<(String, &str)> {
+    let mut parser = super::Parser::with_options(super::Options::new().stop_after_value(true));
+    let mut feed = parser.feed(text.as_bytes());
+    let mut key = None;
+    while let Some(event) = feed.next_event() {
+        if let super::EventKind::String(s) = event.ok()?.kind {
+            key = Some(String::from(s));
+        }
+    }
+    let used = feed.consumed();
+    drop(feed);
+    Some((key?, text.get(used..)?))
+}
+
+impl core::str::FromStr for PathBuf {
+    type Err = InvalidPath;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        PathBuf::parse(text).ok_or(InvalidPath)
+    }
+}
+
+/// A text that is not a path in display form (see [`PathBuf::parse`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidPath;
+
+impl fmt::Display for InvalidPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a path like a.b[0] or [\"x.y\"]")
+    }
+}
+
+impl core::error::Error for InvalidPath {}
 
 impl From<Vec<Segment>> for PathBuf {
     fn from(segments: Vec<Segment>) -> Self {
@@ -268,6 +346,25 @@ mod tests {
         );
         assert_eq!(path(&["a/b", "m~n"]).pointer(), "/a~1b/m~0n");
         assert_eq!(PathBuf::new().pointer(), "");
+    }
+
+    #[test]
+    fn parse_reads_the_display_form_back() {
+        for parts in [
+            &["blocks", "0", "content"][..],
+            &["a.b"],
+            &["x", "a b", "y"],
+            &["q\"k"],
+            &[""],
+            &["0", "1"],
+            &[],
+        ] {
+            let p = path(parts);
+            assert_eq!(PathBuf::parse(&p.to_string()), Some(p.clone()), "{p}");
+        }
+        for bad in ["a..b", ".a", "a[", "a[x]", "[\"a\"", "a b", "a]"] {
+            assert_eq!(PathBuf::parse(bad), None, "{bad}");
+        }
     }
 
     #[test]
