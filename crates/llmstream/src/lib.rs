@@ -14,6 +14,7 @@
 
 extern crate alloc;
 
+pub mod chunker;
 pub mod json;
 pub mod providers;
 pub mod sse;

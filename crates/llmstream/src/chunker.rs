@@ -1,0 +1,880 @@
+//! Complete JSON snapshots back into a stream of text chunks.
+//!
+//! Some models and platforms (the AI integration of .NET MAUI among them)
+//! stream structured output as a series of *complete* JSON documents, each
+//! the whole object so far, with member order that changes from one
+//! snapshot to the next. A consumer that wants ordinary streaming text (to
+//! feed an incremental parser, or to show text as it arrives) cannot diff
+//! the serialized snapshots: the order moves and closing quotes sit in the
+//! middle. [`SnapshotChunker`] compares snapshots by path instead and emits
+//! only new text, so that the concatenation of every chunk is one valid JSON
+//! document equal to the last snapshot (member order may differ).
+//!
+//! ```
+//! use llmstream::chunker::SnapshotChunker;
+//!
+//! let mut chunker = SnapshotChunker::new();
+//! let mut text = String::new();
+//! for snapshot in [
+//!     r#"{"title": "Vol"}"#,
+//!     r#"{"title": "Volcano trip"}"#,
+//!     r#"{"days": [], "title": "Volcano trip"}"#,
+//!     r#"{"title": "Volcano trip", "days": [{"name": "Hike"}]}"#,
+//! ] {
+//!     text.extend(chunker.process_text(snapshot)?);
+//! }
+//! // The title streamed early: its text was out before the stream ended.
+//! assert!(text.starts_with(r#"{"title":"Volcano trip""#));
+//! text.extend(chunker.flush());
+//! assert_eq!(text, r#"{"title":"Volcano trip","days":[{"name":"Hike"}]}"#);
+//! # Ok::<(), llmstream::chunker::ChunkError>(())
+//! ```
+//!
+//! # How certainty is decided
+//!
+//! The generator behind the snapshots writes one value at a time, so in any
+//! snapshot everything that is not on the path to where it is writing is
+//! finished. The chunker keeps one chain of open containers from the root
+//! (the output is written depth first and can never go back into a closed
+//! container) and at most one open string at its end, whose closing quote is
+//! withheld. For each snapshot:
+//!
+//! - **Sibling rule**: a new member at the level of the open string means the
+//!   string is finished: its new text and its closing quote are emitted.
+//! - **Parent-level rule**: new content at a higher level (a parent array
+//!   gains an item, a new member appears in an ancestor object) means the
+//!   open string and every container below that level are finished: they are
+//!   completed and closed.
+//! - **Unchanged rule**: an open string that did not change while something
+//!   else in the snapshot did is finished. A snapshot identical to the
+//!   previous one says nothing about where the generator is, so it closes
+//!   nothing (a pause must not turn later growth into an error).
+//! - **Pending rule**: when two or more new strings, arrays or objects
+//!   appear at one level in one snapshot, none of them is emitted until a
+//!   later snapshot shows which one grows; then the others are emitted
+//!   complete first and the growing one is opened. Numbers, booleans and
+//!   null are emitted complete at once. An empty string, array or object
+//!   that is held and has not changed stays held until its level closes:
+//!   some producers declare every field empty up front and fill them in one
+//!   by one, and an unchanged placeholder is not proof of anything.
+//! - Empty arrays and objects are opened and stay open until one of the
+//!   rules above (or [`SnapshotChunker::flush`]) closes them.
+//!
+//! # Errors
+//!
+//! Snapshots must only grow. A snapshot that breaks that (a member that
+//! disappears, a value that changes type, a string that no longer extends
+//! its previous text, a number or literal that changes, content added to
+//! something already closed) is rejected with a [`ChunkError`] naming the
+//! snapshot number and the path, and the chunker is left exactly as it was
+//! before the call, so the caller may skip the snapshot and go on.
+
+use alloc::collections::BTreeSet;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::json::{self, Map, PathBuf, Segment, Value};
+
+/// Turns a series of complete JSON snapshots into text chunks whose
+/// concatenation is the last snapshot. See the [module docs](self) for the
+/// rules.
+///
+/// Call [`process`](Self::process) (or [`process_text`](Self::process_text))
+/// once per snapshot and emit what it returns, then
+/// [`flush`](Self::flush) once at the end of the stream for the closing
+/// text. After `flush` the chunker is ready for a new document.
+#[derive(Clone, Debug, Default)]
+pub struct SnapshotChunker {
+    /// Snapshots accepted in the current document.
+    accepted: usize,
+    /// The last accepted snapshot: what the next one is compared against.
+    prev: Option<Value>,
+    /// The open containers, root first. Everything emitted that is not on
+    /// this chain is closed.
+    frames: Vec<Frame>,
+    /// The open string, a child of the deepest frame.
+    open: Option<OpenString>,
+}
+
+/// An open container in the output.
+#[derive(Clone, Debug)]
+struct Frame {
+    /// How the parent reaches it; `None` for the root.
+    seg: Option<Segment>,
+    /// An array (`[`) rather than an object (`{`).
+    array: bool,
+    /// Children emitted so far (decides the commas; for arrays, the index
+    /// of the next item to emit).
+    sent: usize,
+    /// Keys of the members emitted so far (objects only).
+    keys: BTreeSet<String>,
+}
+
+impl Frame {
+    fn new(seg: Option<Segment>, array: bool) -> Self {
+        Frame {
+            seg,
+            array,
+            sent: 0,
+            keys: BTreeSet::new(),
+        }
+    }
+
+    fn is_emitted(&self, seg: &Segment) -> bool {
+        match seg {
+            Segment::Key(key) => self.keys.contains(key),
+            Segment::Index(index) => *index < self.sent,
+        }
+    }
+}
+
+/// The string whose closing quote is withheld.
+#[derive(Clone, Debug)]
+struct OpenString {
+    /// Its place in the deepest frame.
+    seg: Segment,
+    /// Bytes of its text already emitted.
+    sent: usize,
+}
+
+impl SnapshotChunker {
+    /// A chunker waiting for its first snapshot.
+    pub fn new() -> Self {
+        SnapshotChunker::default()
+    }
+
+    /// The number of snapshots accepted since the start (or the last
+    /// [`flush`](Self::flush) or [`reset`](Self::reset)).
+    pub fn snapshots(&self) -> usize {
+        self.accepted
+    }
+
+    /// Parses one snapshot from JSON text and processes it.
+    ///
+    /// Text that is not one valid JSON document is an error
+    /// ([`ChunkErrorKind::InvalidJson`]) and changes nothing.
+    pub fn process_text(&mut self, text: &str) -> Result<Vec<String>, ChunkError> {
+        match json::parse(text.as_bytes()) {
+            Ok(value) => self.process(&value),
+            Err(error) => Err(ChunkError {
+                snapshot: self.accepted + 1,
+                path: error.path().clone(),
+                kind: ChunkErrorKind::InvalidJson(error),
+            }),
+        }
+    }
+
+    /// Takes the next complete snapshot and returns the text that became
+    /// certain, as chunks split where one emitted item ends and the next
+    /// begins (possibly none).
+    ///
+    /// On error nothing is emitted and the chunker is unchanged.
+    pub fn process(&mut self, snapshot: &Value) -> Result<Vec<String>, ChunkError> {
+        let number = self.accepted + 1;
+        let mut out = Out::default();
+        match self.prev.take() {
+            None => {
+                let array = match snapshot {
+                    Value::Array(_) => true,
+                    Value::Object(_) => false,
+                    other => {
+                        return Err(ChunkError {
+                            snapshot: number,
+                            path: PathBuf::new(),
+                            kind: ChunkErrorKind::RootNotContainer {
+                                found: other.type_name(),
+                            },
+                        })
+                    }
+                };
+                out.text(if array { "[" } else { "{" });
+                self.frames.push(Frame::new(None, array));
+                self.choose(snapshot, None, &mut out);
+            }
+            Some(prev) => {
+                if let Err(kind_at) = self.validate(&prev, snapshot) {
+                    self.prev = Some(prev);
+                    let (path, kind) = kind_at;
+                    return Err(ChunkError {
+                        snapshot: number,
+                        path,
+                        kind,
+                    });
+                }
+                self.advance(&prev, snapshot, &mut out);
+            }
+        }
+        self.prev = Some(snapshot.clone());
+        self.accepted = number;
+        Ok(out.finish())
+    }
+
+    /// Ends the document: emits whatever is still held and closes the open
+    /// string and every open container, then resets the chunker for a new
+    /// document. Returns nothing when no snapshot was processed.
+    pub fn flush(&mut self) -> Vec<String> {
+        let mut out = Out::default();
+        if let Some(last) = self.prev.take() {
+            let values = values_along(&self.frames, &last);
+            while let Some(value) = values.get(self.frames.len().wrapping_sub(1)).copied() {
+                self.finish_deepest(value, &mut out);
+            }
+        }
+        self.reset();
+        out.finish()
+    }
+
+    /// Forgets the current document, even in the middle of a string: the
+    /// text emitted so far is abandoned and the next snapshot starts anew.
+    pub fn reset(&mut self) {
+        *self = SnapshotChunker::default();
+    }
+
+    /// Checks that `cur` only grows `prev` and leaves closed content alone.
+    fn validate(&self, prev: &Value, cur: &Value) -> Result<(), (PathBuf, ChunkErrorKind)> {
+        let mut path = PathBuf::new();
+        check_growth(prev, cur, &mut path)?;
+        // Everything emitted and not on the open chain is closed: it must be
+        // exactly what it was.
+        let mut path = PathBuf::new();
+        let (mut p, mut c) = (prev, cur);
+        for (depth, frame) in self.frames.iter().enumerate() {
+            let next = self.frames.get(depth + 1);
+            let open_seg = match next {
+                Some(next) => next.seg.as_ref(),
+                None => self.open.as_ref().map(|open| &open.seg),
+            };
+            let closed: Vec<Segment> = if frame.array {
+                (0..frame.sent).map(Segment::Index).collect()
+            } else {
+                frame.keys.iter().cloned().map(Segment::Key).collect()
+            };
+            for seg in closed {
+                if Some(&seg) == open_seg {
+                    continue;
+                }
+                if let (Some(pc), Some(cc)) = (child(p, &seg), child(c, &seg)) {
+                    push_seg(&mut path, &seg);
+                    if find_change(pc, cc, &mut path) {
+                        return Err((path, ChunkErrorKind::ChangedAfterComplete));
+                    }
+                    path.pop();
+                }
+            }
+            let Some(seg) = next.and_then(|next| next.seg.as_ref()) else {
+                break;
+            };
+            match (child(p, seg), child(c, seg)) {
+                (Some(pc), Some(cc)) => {
+                    push_seg(&mut path, seg);
+                    (p, c) = (pc, cc);
+                }
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Emits what `cur` makes certain, given the validated `prev`.
+    fn advance(&mut self, prev: &Value, cur: &Value, out: &mut Out) {
+        let prevs = values_along(&self.frames, prev);
+        let curs = values_along(&self.frames, cur);
+        // The highest level where the generator moved on: everything below
+        // it is finished.
+        let moved = (0..self.frames.len()).find(|&depth| {
+            match (self.frames.get(depth), prevs.get(depth), curs.get(depth)) {
+                (Some(frame), Some(p), Some(c)) => frame_moved(frame, p, c),
+                _ => false,
+            }
+        });
+        let Some(level) = moved else {
+            // Nothing moved: only the open string can have grown.
+            if let (Some(open), Some(c)) = (self.open.as_mut(), curs.last()) {
+                if let Some(text) = child(c, &open.seg).and_then(Value::as_str) {
+                    let tail = text.get(open.sent..).unwrap_or("");
+                    if !tail.is_empty() {
+                        let mut piece = String::new();
+                        escape_into(&mut piece, tail);
+                        out.text(&piece);
+                        open.sent = text.len();
+                    }
+                }
+            }
+            return;
+        };
+        while self.frames.len() > level + 1 {
+            match curs.get(self.frames.len() - 1) {
+                Some(value) => self.finish_deepest(value, out),
+                None => break,
+            }
+        }
+        if let (Some(c), Some(p)) = (curs.get(level), prevs.get(level)) {
+            self.close_open_string(c, out);
+            self.choose(c, Some(p), out);
+        }
+    }
+
+    /// Emits the rest of the open string (a child of the deepest frame,
+    /// whose value is `frame_value`) and its closing quote.
+    fn close_open_string(&mut self, frame_value: &Value, out: &mut Out) {
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        let text = child(frame_value, &open.seg)
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let mut piece = String::new();
+        escape_into(&mut piece, text.get(open.sent..).unwrap_or(""));
+        piece.push('"');
+        out.text(&piece);
+    }
+
+    /// Completes and closes the deepest frame, whose value is `value`: the
+    /// rest of its open string, every child not yet emitted, its bracket.
+    fn finish_deepest(&mut self, value: &Value, out: &mut Out) {
+        self.close_open_string(value, out);
+        for (seg, item) in unsent(self.frames.last(), value) {
+            self.emit_complete(seg, item, out);
+        }
+        if let Some(frame) = self.frames.pop() {
+            out.close(if frame.array { "]" } else { "}" });
+        }
+    }
+
+    /// Decides what to emit in the deepest frame (value `cur`, previous
+    /// value `prev` if it existed), which has nothing open: completes what is
+    /// certain, opens the one value being written, holds what is ambiguous.
+    fn choose(&mut self, cur: &Value, prev: Option<&Value>, out: &mut Out) {
+        let Some(frame) = self.frames.last() else {
+            return;
+        };
+        let pending = unsent(Some(frame), cur);
+        if frame.array {
+            // Items come in order: all but the last are finished; the last
+            // is being written if it is new or grew.
+            let count = pending.len();
+            for (i, (seg, item)) in pending.into_iter().enumerate() {
+                let before = prev.and_then(|p| child(p, &seg));
+                let active = i + 1 == count
+                    && is_growable(item)
+                    && before.map_or(true, |b| differs(b, item));
+                if active {
+                    self.open_child(seg, item, before, out);
+                } else {
+                    self.emit_complete(seg, item, out);
+                }
+            }
+            return;
+        }
+        let mut classes = Vec::with_capacity(pending.len());
+        let mut any_new = false;
+        for (seg, item) in pending {
+            let before = prev.and_then(|p| child(p, &seg));
+            let class = match before {
+                _ if !is_growable(item) => Class::Complete,
+                None => {
+                    any_new = true;
+                    Class::New
+                }
+                Some(b) if differs(b, item) => Class::Grown,
+                Some(_) if is_empty(item) => Class::Placeholder,
+                Some(_) => Class::Complete,
+            };
+            classes.push((seg, item, before, class));
+        }
+        // New values come after everything that existed: if any appeared,
+        // the ones that grew are finished.
+        let candidate = if any_new { Class::New } else { Class::Grown };
+        let count = classes.iter().filter(|c| c.3 == candidate).count();
+        let mut active = None;
+        for (seg, item, before, class) in classes {
+            if class == candidate {
+                if count == 1 {
+                    active = Some((seg, item, before));
+                }
+            } else if class != Class::Placeholder {
+                self.emit_complete(seg, item, out);
+            }
+        }
+        if let Some((seg, item, before)) = active {
+            self.open_child(seg, item, before, out);
+        }
+    }
+
+    /// Writes the comma and key before a new child of the deepest frame and
+    /// records it as emitted.
+    fn begin_child(&mut self, seg: &Segment, out: &mut String) {
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        if frame.sent > 0 {
+            out.push(',');
+        }
+        if let Segment::Key(key) = seg {
+            out.push('"');
+            escape_into(out, key);
+            out.push_str("\":");
+            frame.keys.insert(key.clone());
+        }
+        frame.sent += 1;
+    }
+
+    /// Emits a finished child of the deepest frame whole.
+    fn emit_complete(&mut self, seg: Segment, value: &Value, out: &mut Out) {
+        let mut piece = String::new();
+        self.begin_child(&seg, &mut piece);
+        write_value(&mut piece, value);
+        out.text(&piece);
+    }
+
+    /// Opens the child being written: a string without its closing quote,
+    /// or a container, inside which the choice goes on.
+    fn open_child(&mut self, seg: Segment, value: &Value, prev: Option<&Value>, out: &mut Out) {
+        let mut piece = String::new();
+        self.begin_child(&seg, &mut piece);
+        match value {
+            Value::String(text) => {
+                piece.push('"');
+                escape_into(&mut piece, text);
+                out.text(&piece);
+                self.open = Some(OpenString {
+                    seg,
+                    sent: text.len(),
+                });
+            }
+            Value::Array(_) | Value::Object(_) => {
+                let array = matches!(value, Value::Array(_));
+                piece.push(if array { '[' } else { '{' });
+                out.text(&piece);
+                self.frames.push(Frame::new(Some(seg), array));
+                self.choose(value, prev, out);
+            }
+            other => {
+                write_value(&mut piece, other);
+                out.text(&piece);
+            }
+        }
+    }
+}
+
+/// How a child not yet emitted is treated when choosing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// Certain: emit it whole.
+    Complete,
+    /// Appeared in this snapshot: a candidate for being written now.
+    New,
+    /// Existed, held, and changed: a candidate if nothing new appeared.
+    Grown,
+    /// An empty string, array or object held and unchanged: not proof of
+    /// anything, so it stays held until its level closes.
+    Placeholder,
+}
+
+/// Whether the generator moved on at this frame: a new child appeared, or a
+/// held child changed. Either way the open child is finished.
+fn frame_moved(frame: &Frame, prev: &Value, cur: &Value) -> bool {
+    match (prev, cur) {
+        (Value::Array(p), Value::Array(c)) => c.len() > p.len(),
+        (Value::Object(p), Value::Object(c)) => {
+            unique(c).iter().any(|(key, value)| match p.get(key) {
+                None => true,
+                Some(before) => !frame.keys.contains(*key) && differs(before, value),
+            })
+        }
+        _ => false,
+    }
+}
+
+/// The children of `value` that `frame` has not emitted, in document order.
+fn unsent<'a>(frame: Option<&Frame>, value: &'a Value) -> Vec<(Segment, &'a Value)> {
+    let Some(frame) = frame else {
+        return Vec::new();
+    };
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .skip(frame.sent)
+            .map(|(i, item)| (Segment::Index(i), item))
+            .collect(),
+        Value::Object(map) => unique(map)
+            .into_iter()
+            .map(|(key, item)| (Segment::Key(String::from(key)), item))
+            .filter(|(seg, _)| !frame.is_emitted(seg))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The values at each frame's path in `root` (stops early if one is
+/// missing, which validation rules out).
+fn values_along<'a>(frames: &[Frame], root: &'a Value) -> Vec<&'a Value> {
+    let mut out = Vec::with_capacity(frames.len());
+    let mut value = root;
+    for frame in frames {
+        if let Some(seg) = &frame.seg {
+            match child(value, seg) {
+                Some(next) => value = next,
+                None => break,
+            }
+        }
+        out.push(value);
+    }
+    out
+}
+
+fn push_seg(path: &mut PathBuf, seg: &Segment) {
+    match seg {
+        Segment::Key(key) => path.push_key(key.as_str()),
+        Segment::Index(index) => path.push_index(*index),
+    }
+}
+
+fn child<'a>(value: &'a Value, seg: &Segment) -> Option<&'a Value> {
+    match seg {
+        Segment::Key(key) => value.get(key),
+        Segment::Index(index) => value.get_index(*index),
+    }
+}
+
+/// Members with distinct keys, in order of first appearance, each with the
+/// value [`Map::get`] gives (the last duplicate), as JSON parsers read it.
+fn unique(map: &Map) -> Vec<(&str, &Value)> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::with_capacity(map.len());
+    for (key, _) in map.iter() {
+        if seen.insert(key.as_str()) {
+            if let Some(value) = map.get(key) {
+                out.push((key.as_str(), value));
+            }
+        }
+    }
+    out
+}
+
+fn is_growable(value: &Value) -> bool {
+    matches!(value, Value::String(_) | Value::Array(_) | Value::Object(_))
+}
+
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        Value::Object(map) => map.is_empty(),
+        _ => false,
+    }
+}
+
+/// Whether two snapshots of a value differ (member order ignored).
+fn differs(prev: &Value, cur: &Value) -> bool {
+    find_change(prev, cur, &mut PathBuf::new())
+}
+
+/// Whether `cur` differs from `prev` (member order ignored); if so, `path`
+/// is extended to the first place where it does.
+fn find_change(prev: &Value, cur: &Value, path: &mut PathBuf) -> bool {
+    match (prev, cur) {
+        (Value::Null, Value::Null) => false,
+        (Value::Bool(a), Value::Bool(b)) => a != b,
+        (Value::Number(a), Value::Number(b)) => a.as_str() != b.as_str(),
+        (Value::String(a), Value::String(b)) => a != b,
+        (Value::Array(a), Value::Array(b)) => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                path.push_index(i);
+                if find_change(x, y, path) {
+                    return true;
+                }
+                path.pop();
+            }
+            if a.len() != b.len() {
+                path.push_index(a.len().min(b.len()));
+                return true;
+            }
+            false
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            let (a, b) = (unique(a), unique(b));
+            for (key, x) in &a {
+                path.push_key(*key);
+                match b.iter().find(|(k, _)| k == key) {
+                    Some((_, y)) if !find_change(x, y, path) => {}
+                    _ => return true,
+                }
+                path.pop();
+            }
+            if let Some((key, _)) = b.iter().find(|(k, _)| !a.iter().any(|(j, _)| j == k)) {
+                path.push_key(*key);
+                return true;
+            }
+            false
+        }
+        _ => true,
+    }
+}
+
+/// Checks that `cur` only grows `prev`: nothing disappears, no type
+/// changes, strings extend, numbers and literals stay.
+fn check_growth(
+    prev: &Value,
+    cur: &Value,
+    path: &mut PathBuf,
+) -> Result<(), (PathBuf, ChunkErrorKind)> {
+    match (prev, cur) {
+        (Value::Null, Value::Null) => Ok(()),
+        (Value::Bool(_), Value::Bool(_)) | (Value::Number(_), Value::Number(_)) => {
+            if find_change(prev, cur, &mut PathBuf::new()) {
+                Err((
+                    path.clone(),
+                    ChunkErrorKind::ScalarChanged {
+                        from: prev.to_json(),
+                        to: cur.to_json(),
+                    },
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        (Value::String(a), Value::String(b)) => {
+            if b.starts_with(a.as_str()) {
+                Ok(())
+            } else {
+                Err((path.clone(), ChunkErrorKind::StringNotExtended))
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            for (i, x) in a.iter().enumerate() {
+                path.push_index(i);
+                match b.get(i) {
+                    Some(y) => check_growth(x, y, path)?,
+                    None => return Err((path.clone(), ChunkErrorKind::Disappeared)),
+                }
+                path.pop();
+            }
+            Ok(())
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            for (key, x) in unique(a) {
+                path.push_key(key);
+                match b.get(key) {
+                    Some(y) => check_growth(x, y, path)?,
+                    None => return Err((path.clone(), ChunkErrorKind::Disappeared)),
+                }
+                path.pop();
+            }
+            Ok(())
+        }
+        _ => Err((
+            path.clone(),
+            ChunkErrorKind::TypeChanged {
+                from: prev.type_name(),
+                to: cur.type_name(),
+            },
+        )),
+    }
+}
+
+/// Writes a finished value as compact JSON, with one member per key (the
+/// value [`Map::get`] gives), as the partial output does.
+fn write_value(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(number) => out.push_str(number.as_str()),
+        Value::String(text) => {
+            out.push('"');
+            escape_into(out, text);
+            out.push('"');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in unique(map).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('"');
+                escape_into(out, key);
+                out.push_str("\":");
+                write_value(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Appends `text` escaped for the inside of a JSON string (as serde_json
+/// escapes: `"`, `\` and control characters). Escaping works character by
+/// character, so a string sent in pieces reads the same as sent whole.
+fn escape_into(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if u32::from(c) < 0x20 => {
+                let b = u32::from(c);
+                out.push_str("\\u00");
+                for nibble in [b >> 4, b & 0xf] {
+                    let digit = usize::try_from(nibble).unwrap_or(0);
+                    out.push(char::from(HEX.get(digit).copied().unwrap_or(b'0')));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+/// Collects emitted text as chunks: one per emitted item, closing brackets
+/// joined to the item they follow.
+#[derive(Default)]
+struct Out {
+    pieces: Vec<String>,
+    current: String,
+}
+
+impl Out {
+    fn text(&mut self, text: &str) {
+        self.cut();
+        self.current.push_str(text);
+    }
+
+    fn close(&mut self, bracket: &str) {
+        self.current.push_str(bracket);
+    }
+
+    fn cut(&mut self) {
+        if !self.current.is_empty() {
+            self.pieces.push(core::mem::take(&mut self.current));
+        }
+    }
+
+    fn finish(mut self) -> Vec<String> {
+        self.cut();
+        self.pieces
+    }
+}
+
+/// A snapshot the chunker cannot accept: which one, where, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChunkError {
+    snapshot: usize,
+    path: PathBuf,
+    kind: ChunkErrorKind,
+}
+
+impl ChunkError {
+    /// The snapshot's number, counting accepted snapshots from 1 (a rejected
+    /// snapshot is not counted, so one after it gets the same number).
+    pub fn snapshot(&self) -> usize {
+        self.snapshot
+    }
+
+    /// Where in the snapshot the problem is.
+    pub fn path(&self) -> &PathBuf {
+        &self.path
+    }
+
+    /// What the problem is.
+    pub fn kind(&self) -> &ChunkErrorKind {
+        &self.kind
+    }
+}
+
+/// The kinds of [`ChunkError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChunkErrorKind {
+    /// The snapshot text is not one valid JSON document.
+    InvalidJson(json::Error),
+    /// The first snapshot is not an object or an array.
+    RootNotContainer {
+        /// The type found.
+        found: &'static str,
+    },
+    /// A member or item of the previous snapshot is missing.
+    Disappeared,
+    /// A value changed type.
+    TypeChanged {
+        /// The previous type.
+        from: &'static str,
+        /// The type now.
+        to: &'static str,
+    },
+    /// A string no longer starts with its previous text.
+    StringNotExtended,
+    /// A number, boolean or null changed.
+    ScalarChanged {
+        /// The previous value, as JSON.
+        from: String,
+        /// The value now, as JSON.
+        to: String,
+    },
+    /// Something already closed in the output changed: a string grew after
+    /// its closing quote was sent, or a closed array or object gained
+    /// content.
+    ChangedAfterComplete,
+}
+
+impl fmt::Display for ChunkErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChunkErrorKind::InvalidJson(error) => write!(f, "not valid JSON: {error}"),
+            ChunkErrorKind::RootNotContainer { found } => {
+                write!(f, "the root is {found}, not an object or an array")
+            }
+            ChunkErrorKind::Disappeared => {
+                f.write_str("a value of the previous snapshot is missing")
+            }
+            ChunkErrorKind::TypeChanged { from, to } => {
+                write!(f, "a {from} became {to}")
+            }
+            ChunkErrorKind::StringNotExtended => {
+                f.write_str("the string no longer extends its previous text")
+            }
+            ChunkErrorKind::ScalarChanged { from, to } => {
+                write!(f, "{from} changed to {to}")
+            }
+            ChunkErrorKind::ChangedAfterComplete => {
+                f.write_str("changed after it was emitted complete")
+            }
+        }
+    }
+}
+
+impl fmt::Display for ChunkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "snapshot {}, at ", self.snapshot)?;
+        if self.path.segments().is_empty() {
+            f.write_str("the root")?;
+        } else {
+            write!(f, "{}", self.path)?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl core::error::Error for ChunkError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match &self.kind {
+            ChunkErrorKind::InvalidJson(error) => Some(error),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Every recording in ../shared/fixtures/chunker (JSON Lines, each line a
+//! complete snapshot from the .NET MAUI AI integration) chunks back into
+//! text that parses to the last line, and streams: most of the text is out
+//! before `flush`, and strings arrive while still open.
+//!
+//! Needs the fixtures folder next to the repository (`../shared/fixtures`,
+//! found from this crate's directory); without it the tests print why they
+//! are skipped and pass, as on a user's clone.
+
+use std::path::{Path, PathBuf};
+
+use llmstream::chunker::SnapshotChunker;
+
+fn fixture_files() -> Option<Vec<PathBuf>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/chunker");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!(
+            "skipped: no chunker fixtures at {} (they live outside the repository)",
+            dir.display()
+        );
+        return None;
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .jsonl files in {}", dir.display());
+    Some(files)
+}
+
+struct Run {
+    /// Chunks from `process`, per snapshot.
+    per_snapshot: Vec<Vec<String>>,
+    /// Chunks from `flush`.
+    flushed: Vec<String>,
+    last_line: String,
+}
+
+fn run(path: &Path) -> Run {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut chunker = SnapshotChunker::new();
+    let mut per_snapshot = Vec::new();
+    let mut last_line = String::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let chunks = chunker
+            .process_text(line)
+            .unwrap_or_else(|e| panic!("{}: line {}: {e}", path.display(), n + 1));
+        per_snapshot.push(chunks);
+        last_line = line.to_string();
+    }
+    let flushed = chunker.flush();
+    Run {
+        per_snapshot,
+        flushed,
+        last_line,
+    }
+}
+
+#[test]
+fn every_fixture_concatenates_to_its_last_snapshot() {
+    let Some(files) = fixture_files() else { return };
+    for path in files {
+        let run = run(&path);
+        let mut text: String = run
+            .per_snapshot
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        text.extend(run.flushed.iter().map(String::as_str));
+        let got: serde_json::Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{}: output is not JSON ({e}):\n{text}", path.display()));
+        let want: serde_json::Value = serde_json::from_str(&run.last_line).unwrap();
+        assert_eq!(got, want, "{}", path.display());
+    }
+}
+
+#[test]
+fn every_fixture_streams_most_text_before_flush() {
+    let Some(files) = fixture_files() else { return };
+    for path in files {
+        let run = run(&path);
+        let before: usize = run.per_snapshot.iter().flatten().map(String::len).sum();
+        let after: usize = run.flushed.iter().map(String::len).sum();
+        let share = before as f64 / (before + after) as f64;
+        eprintln!("{}: {:.1}% before flush", path.display(), share * 100.0);
+        assert!(
+            share >= 0.9,
+            "{}: only {:.1}% of the text before flush",
+            path.display(),
+            share * 100.0
+        );
+    }
+}
+
+/// Strings are not held until complete: some chunks end inside a string
+/// whose closing quote comes in a later snapshot's chunks, and no snapshot
+/// but the first one emits nothing at all for long.
+#[test]
+fn every_fixture_streams_strings_while_open() {
+    let Some(files) = fixture_files() else { return };
+    for path in files {
+        let run = run(&path);
+        let mut text = String::new();
+        let mut open_at_snapshot_end = 0;
+        let mut silent = 0;
+        for chunks in &run.per_snapshot {
+            if chunks.is_empty() {
+                silent += 1;
+            }
+            for chunk in chunks {
+                text.push_str(chunk);
+            }
+            if inside_string(&text) {
+                open_at_snapshot_end += 1;
+            }
+        }
+        eprintln!(
+            "{}: {} of {} snapshots end inside an open string, {} emit nothing",
+            path.display(),
+            open_at_snapshot_end,
+            run.per_snapshot.len(),
+            silent
+        );
+        assert!(
+            open_at_snapshot_end * 2 >= run.per_snapshot.len(),
+            "{}: strings are not streamed while open",
+            path.display()
+        );
+        assert!(
+            silent * 5 <= run.per_snapshot.len(),
+            "{}: too many silent snapshots",
+            path.display()
+        );
+    }
+}
+
+/// Whether a JSON text prefix ends inside a string.
+fn inside_string(text: &str) -> bool {
+    let mut inside = false;
+    let mut escaped = false;
+    for c in text.chars() {
+        if escaped {
+            escaped = false;
+        } else if inside && c == '\\' {
+            escaped = true;
+        } else if c == '"' {
+            inside = !inside;
+        }
+    }
+    inside
+}
