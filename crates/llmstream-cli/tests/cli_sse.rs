@@ -17,7 +17,11 @@ const EXPECTED: &str = "{\"retry\":3000}\n\
 
 #[test]
 fn prints_one_line_per_event_and_retry_in_stream_order() {
-    sse().write_stdin(STREAM).assert().success().stdout(EXPECTED);
+    sse()
+        .write_stdin(STREAM)
+        .assert()
+        .success()
+        .stdout(EXPECTED);
 }
 
 #[test]
@@ -28,7 +32,12 @@ fn same_output_in_any_pieces() {
         &["--random-chunks", "1"],
         &["--random-chunks", "42"],
     ] {
-        sse().args(flags).write_stdin(STREAM).assert().success().stdout(EXPECTED);
+        sse()
+            .args(flags)
+            .write_stdin(STREAM)
+            .assert()
+            .success()
+            .stdout(EXPECTED);
     }
 }
 

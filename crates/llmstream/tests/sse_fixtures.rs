@@ -26,7 +26,10 @@ fn fixtures_dir() -> Option<PathBuf> {
 /// Raw SSE bodies: `*.bin`, `*.sse`, and `*.txt` with SSE framing. The
 /// `*.chunks.txt` files are JSON Lines (one payload per line), not SSE.
 fn is_sse_recording(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
     if name.ends_with(".bin") || name.ends_with(".sse") {
         return true;
     }
@@ -38,7 +41,9 @@ fn is_sse_recording(path: &Path) -> bool {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -50,7 +55,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn recordings() -> Vec<(String, Vec<u8>)> {
-    let Some(dir) = fixtures_dir() else { return Vec::new() };
+    let Some(dir) = fixtures_dir() else {
+        return Vec::new();
+    };
     let mut paths = Vec::new();
     walk(&dir, &mut paths);
     paths.sort();
@@ -83,7 +90,11 @@ fn every_recording_decodes_to_json_payloads() {
     if recordings.is_empty() {
         return;
     }
-    assert!(recordings.len() >= 30, "found only {} recordings", recordings.len());
+    assert!(
+        recordings.len() >= 30,
+        "found only {} recordings",
+        recordings.len()
+    );
     for (name, bytes) in &recordings {
         let items = decode(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let events: Vec<_> = items

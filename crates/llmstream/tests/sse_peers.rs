@@ -93,9 +93,12 @@ fn sse_stream_forgets_the_last_event_id() {
 
 #[test]
 fn sse_stream_fails_on_invalid_utf8() {
-    assert_eq!(decode(b"event: \xC3\ndata: \xC3(\n\n").unwrap(), [Item::Event(Event {
-        event_type: "\u{FFFD}".into(),
-        data: "\u{FFFD}(".into(),
-        last_event_id: String::new(),
-    })]);
+    assert_eq!(
+        decode(b"event: \xC3\ndata: \xC3(\n\n").unwrap(),
+        [Item::Event(Event {
+            event_type: "\u{FFFD}".into(),
+            data: "\u{FFFD}(".into(),
+            last_event_id: String::new(),
+        })]
+    );
 }

@@ -36,7 +36,11 @@ fn reference(stream: &[u8]) -> Vec<Item> {
             }
             data.pop();
             items.push(Item::Event(Event {
-                event_type: if event_type.is_empty() { "message".into() } else { event_type.clone() },
+                event_type: if event_type.is_empty() {
+                    "message".into()
+                } else {
+                    event_type.clone()
+                },
                 data: std::mem::take(&mut data),
                 last_event_id: id.clone(),
             }));
@@ -155,15 +159,22 @@ fn one_line() -> impl Strategy<Value = String> {
 
 fn item() -> impl Strategy<Value = Item> {
     prop_oneof![
-        (one_line(), text(), prop_oneof![Just(String::new()), Just("7".to_string()), one_line()]).prop_map(
-            |(event_type, data, last_event_id)| {
+        (
+            one_line(),
+            text(),
+            prop_oneof![Just(String::new()), Just("7".to_string()), one_line()]
+        )
+            .prop_map(|(event_type, data, last_event_id)| {
                 Item::Event(Event {
-                    event_type: if event_type.is_empty() { "message".into() } else { event_type },
+                    event_type: if event_type.is_empty() {
+                        "message".into()
+                    } else {
+                        event_type
+                    },
                     data,
                     last_event_id,
                 })
-            }
-        ),
+            }),
         any::<u64>().prop_map(Item::Retry),
         one_line().prop_map(Item::Comment),
     ]
@@ -214,12 +225,21 @@ fn encoder_refuses_what_no_stream_decodes_to() {
     let mut encoder = Encoder::new();
     let mut event = Event::message("x");
     event.event_type = "a\nb".into();
-    assert_eq!(encoder.encode_event(&event, &mut out), Err(EncodeError::LineBreakInEventType));
+    assert_eq!(
+        encoder.encode_event(&event, &mut out),
+        Err(EncodeError::LineBreakInEventType)
+    );
     event.event_type = "message".into();
     event.last_event_id = "a\rb".into();
-    assert_eq!(encoder.encode_event(&event, &mut out), Err(EncodeError::LineBreakInId));
+    assert_eq!(
+        encoder.encode_event(&event, &mut out),
+        Err(EncodeError::LineBreakInId)
+    );
     event.last_event_id = "a\0b".into();
-    assert_eq!(encoder.encode_event(&event, &mut out), Err(EncodeError::NulInId));
+    assert_eq!(
+        encoder.encode_event(&event, &mut out),
+        Err(EncodeError::NulInId)
+    );
     assert!(out.is_empty(), "nothing written on error");
 }
 
@@ -229,7 +249,11 @@ fn encoder_writes_the_usual_forms() {
         Item::Comment(" keep-alive".into()),
         Item::Retry(3000),
         Item::Event(Event::message("line 1\r\nline 2")),
-        Item::Event(Event { event_type: "done".into(), data: "".into(), last_event_id: "1".into() }),
+        Item::Event(Event {
+            event_type: "done".into(),
+            data: "".into(),
+            last_event_id: "1".into(),
+        }),
         Item::Event(Event::message("x")),
     ];
     let bytes = encode(&items).unwrap();

@@ -70,8 +70,17 @@ pub struct Decoder {
     /// The last line ended with a CR at the end of the input: an LF that
     /// comes first in the next piece completes that line ending.
     skip_lf: bool,
-    /// The data buffer of the standard: each `data` value plus LF.
+    /// The data buffer of the standard: each `data` value plus LF. While
+    /// an event has one data line, see `data_in_buf` instead.
     data: String,
+    /// The event's only data line so far, as the range of its value in
+    /// `buf`, not yet decoded: the data buffer is this value plus LF. Saves
+    /// copying (and decoding twice) the data of the common one-line event,
+    /// however long; moved into `data` when a second line comes or before
+    /// `buf` is compacted.
+    data_in_buf: Option<(usize, usize)>,
+    /// Input bytes of the data buffer (values plus LFs), for the limit.
+    data_bytes: usize,
     /// The event type buffer of the standard.
     event_type: String,
     /// The last event ID buffer of the standard; persists across events.
@@ -96,10 +105,8 @@ enum Step {
     NeedInput,
     Event,
     Retry(u64),
-    /// A comment whose text is `buf[start..end]`, valid UTF-8.
+    /// A comment whose text is `buf[start..end]`, not yet decoded.
     Comment(usize, usize),
-    /// A comment whose decoded text is in `scratch`.
-    DecodedComment,
     Failed,
 }
 
@@ -149,6 +156,7 @@ impl Decoder {
             return;
         }
         if self.pos > 0 {
+            self.data_to_string();
             // Keep only the unfinished line. Its bytes move at most once:
             // until it ends, `pos` stays 0.
             self.buf.drain(..self.pos);
@@ -178,19 +186,38 @@ impl Decoder {
                     } else {
                         &self.event_type
                     };
+                    let data = match self.data_in_buf {
+                        Some((start, end)) => {
+                            let bytes = self.buf.get(start..end).unwrap_or_default();
+                            match core::str::from_utf8(bytes) {
+                                Ok(text) => text,
+                                Err(_) => {
+                                    push_lossy(&mut self.data, bytes);
+                                    &self.data
+                                }
+                            }
+                        }
+                        None => &self.data,
+                    };
                     return Some(Ok(ItemRef::Event(EventRef {
                         event_type,
-                        data: &self.data,
+                        data,
                         last_event_id: &self.last_event_id,
                     })));
                 }
                 Step::Retry(ms) => return Some(Ok(ItemRef::Retry(ms))),
                 Step::Comment(start, end) => {
                     let bytes = self.buf.get(start..end).unwrap_or_default();
-                    let text = core::str::from_utf8(bytes).unwrap_or_default();
+                    let text = match core::str::from_utf8(bytes) {
+                        Ok(text) => text,
+                        Err(_) => {
+                            self.scratch.clear();
+                            push_lossy(&mut self.scratch, bytes);
+                            &self.scratch
+                        }
+                    };
                     return Some(Ok(ItemRef::Comment(text)));
                 }
-                Step::DecodedComment => return Some(Ok(ItemRef::Comment(&self.scratch))),
                 Step::Failed => {}
             }
         }
@@ -233,6 +260,8 @@ impl Decoder {
     fn release_event(&mut self) {
         if self.dispatched {
             self.dispatched = false;
+            self.data_in_buf = None;
+            self.data_bytes = 0;
             self.data.clear();
             self.event_type.clear();
         }
@@ -304,42 +333,40 @@ impl Decoder {
         let line = self.buf.get(start..end).unwrap_or_default();
         let Some((&first, _)) = line.split_first() else {
             // A blank line dispatches the event, if it has data.
-            if self.data.is_empty() {
+            if self.data_bytes == 0 {
                 self.event_type.clear();
                 return None;
             }
-            self.data.pop(); // the LF after the last data line
+            if self.data_in_buf.is_none() {
+                self.data.pop(); // the LF after the last data line
+            }
             return Some(Step::Event);
         };
         if first == b':' {
-            let text = line.get(1..).unwrap_or_default();
-            if core::str::from_utf8(text).is_ok() {
-                return Some(Step::Comment(start + 1, end));
-            }
-            self.scratch.clear();
-            push_lossy(&mut self.scratch, text);
-            return Some(Step::DecodedComment);
+            return Some(Step::Comment(start + 1, end));
         }
-        let (name, value) = match line.iter().position(|&b| b == b':') {
+        let (name, value_start) = match line.iter().position(|&b| b == b':') {
             Some(colon) => {
-                let value = line.get(colon + 1..).unwrap_or_default();
-                let value = value.strip_prefix(b" ").unwrap_or(value);
-                (line.get(..colon).unwrap_or_default(), value)
+                let after = start + colon + 1;
+                let space = usize::from(self.buf.get(after) == Some(&b' ') && after < end);
+                (line.get(..colon).unwrap_or_default(), after + space)
             }
-            None => (line, &[][..]),
+            None => (line, end),
         };
+        let value = self.buf.get(value_start..end).unwrap_or_default();
         match name {
             DATA => {
-                let limit = self.limits.max_event_data_bytes;
-                // Decoding never shrinks bytes, so the raw length is a
-                // lower bound of what the value adds.
-                if self.data.len().saturating_add(value.len()) > limit {
+                if self.data_bytes.saturating_add(value.len()) > self.limits.max_event_data_bytes {
                     return Some(self.fail_data_too_long(start));
                 }
+                self.data_bytes += value.len() + 1;
+                if self.data_bytes == value.len() + 1 {
+                    self.data_in_buf = Some((value_start, end));
+                    return None;
+                }
+                self.data_to_string();
+                let value = self.buf.get(value_start..end).unwrap_or_default();
                 push_lossy(&mut self.data, value);
-                if self.data.len() > limit {
-                    return Some(self.fail_data_too_long(start));
-                }
                 self.data.push('\n');
                 None
             }
@@ -360,6 +387,14 @@ impl Decoder {
         }
     }
 
+    /// Moves a data line kept in `buf` into the data buffer proper.
+    fn data_to_string(&mut self) {
+        if let Some((start, end)) = self.data_in_buf.take() {
+            push_lossy(&mut self.data, self.buf.get(start..end).unwrap_or_default());
+            self.data.push('\n');
+        }
+    }
+
     fn fail_line_too_long(&mut self, start: usize) -> Step {
         let limit = self.limits.max_line_bytes;
         let within = self.buf.get(start..).unwrap_or_default();
@@ -373,14 +408,22 @@ impl Decoder {
             }
         };
         let offset = self.base + start as u64 + limit as u64;
-        self.fail(Error::new(ErrorKind::LineTooLong { limit }, offset, reading))
+        self.fail(Error::new(
+            ErrorKind::LineTooLong { limit },
+            offset,
+            reading,
+        ))
     }
 
     fn fail_data_too_long(&mut self, start: usize) -> Step {
         let limit = self.limits.max_event_data_bytes;
         let offset = self.base + start as u64;
         let reading = Reading::Field(String::from("data"));
-        self.fail(Error::new(ErrorKind::EventDataTooLong { limit }, offset, reading))
+        self.fail(Error::new(
+            ErrorKind::EventDataTooLong { limit },
+            offset,
+            reading,
+        ))
     }
 
     /// Enters the failed state and frees the buffers: nothing more is read.
@@ -389,6 +432,8 @@ impl Decoder {
         self.failure_reported = false;
         self.buf = Vec::new();
         self.data = String::new();
+        self.data_in_buf = None;
+        self.data_bytes = 0;
         self.event_type = String::new();
         self.pos = 0;
         self.scanned = 0;
@@ -403,7 +448,8 @@ fn parse_retry(value: &[u8]) -> Option<u64> {
         return None;
     }
     Some(value.iter().fold(0u64, |ms, &digit| {
-        ms.saturating_mul(10).saturating_add(u64::from(digit - b'0'))
+        ms.saturating_mul(10)
+            .saturating_add(u64::from(digit - b'0'))
     }))
 }
 

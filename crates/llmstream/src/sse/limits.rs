@@ -14,8 +14,9 @@ pub struct Limits {
     /// Most bytes in one line, line ending excluded (after the leading BOM
     /// is stripped). Default [`Limits::DEFAULT_MAX_LINE_BYTES`] (16 MiB).
     pub max_line_bytes: usize,
-    /// Most bytes of one event's data, as decoded (UTF-8, LF separators
-    /// counted, the final LF that dispatch removes not counted). Default
+    /// Most bytes of one event's data: the input bytes of its `data`
+    /// values plus one per LF that joins them (before UTF-8 decoding, which
+    /// may turn one invalid byte into the three of U+FFFD). Default
     /// [`Limits::DEFAULT_MAX_EVENT_DATA_BYTES`] (32 MiB).
     pub max_event_data_bytes: usize,
 }

@@ -20,10 +20,11 @@ pub(crate) fn find_line_end(haystack: &[u8]) -> Option<usize> {
     let mut start = 0;
     for block in &mut blocks {
         let hit = match <&[u8; BLOCK]>::try_from(block) {
-            Ok(block) => block
-                .iter()
-                .fold(0u8, |acc, &b| acc | u8::from(b == b'\n') | u8::from(b == b'\r'))
-                != 0,
+            Ok(block) => {
+                block.iter().fold(0u8, |acc, &b| {
+                    acc | u8::from(b == b'\n') | u8::from(b == b'\r')
+                }) != 0
+            }
             Err(_) => true,
         };
         if hit {

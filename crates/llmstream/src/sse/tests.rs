@@ -67,8 +67,14 @@ fn utf8_invalid_bytes_become_replacement_characters() {
     // Maximal subparts: a truncated 3-byte sequence is one U+FFFD, a lone
     // surrogate encoding is three.
     assert_eq!(items(b"data: \xE2\x82x\n\n"), [msg("\u{FFFD}x")]);
-    assert_eq!(items(b"data: \xED\xA0\x80\n\n"), [msg("\u{FFFD}\u{FFFD}\u{FFFD}")]);
-    assert_eq!(items(b"event: \xC0\n:\x80\ndata\n\n"), [Item::Comment("\u{FFFD}".into()), ev("\u{FFFD}", "", "")]);
+    assert_eq!(
+        items(b"data: \xED\xA0\x80\n\n"),
+        [msg("\u{FFFD}\u{FFFD}\u{FFFD}")]
+    );
+    assert_eq!(
+        items(b"event: \xC0\n:\x80\ndata\n\n"),
+        [Item::Comment("\u{FFFD}".into()), ev("\u{FFFD}", "", "")]
+    );
 }
 
 #[test]
@@ -150,7 +156,11 @@ fn cr_at_end_of_piece_dispatches_at_once() {
     let mut decoder = Decoder::new();
     decoder.feed(b"data: x\n\r");
     let item = decoder.next().map(|r| r.map(|i| i.to_item()));
-    assert_eq!(item, Some(Ok(msg("x"))), "dispatched without waiting for the next piece");
+    assert_eq!(
+        item,
+        Some(Ok(msg("x"))),
+        "dispatched without waiting for the next piece"
+    );
     assert!(decoder.next().is_none());
 }
 
@@ -170,7 +180,11 @@ fn lf_starting_a_piece_after_a_cr_is_one_line_end() {
 fn comment_line_is_reported_and_changes_nothing() {
     assert_eq!(
         items(b": ping\ndata: a\n:\n\n"),
-        [Item::Comment(" ping".into()), Item::Comment("".into()), msg("a")]
+        [
+            Item::Comment(" ping".into()),
+            Item::Comment("".into()),
+            msg("a")
+        ]
     );
 }
 
@@ -211,7 +225,10 @@ fn field_unknown_is_ignored() {
 #[test]
 fn event_field_sets_the_type() {
     assert_eq!(items(b"event: delta\ndata: x\n\n"), [ev("delta", "x", "")]);
-    assert_eq!(items(b"event: a\nevent: b\ndata: x\n\n"), [ev("b", "x", "")]);
+    assert_eq!(
+        items(b"event: a\nevent: b\ndata: x\n\n"),
+        [ev("b", "x", "")]
+    );
 }
 
 #[test]
@@ -244,7 +261,11 @@ fn id_persists_across_events() {
 fn id_empty_clears_it() {
     assert_eq!(
         items(b"id: 7\ndata: a\n\nid\ndata: b\n\nid: 8\n\nid:\ndata: c\n\n"),
-        [ev("message", "a", "7"), ev("message", "b", ""), ev("message", "c", "")]
+        [
+            ev("message", "a", "7"),
+            ev("message", "b", ""),
+            ev("message", "c", "")
+        ]
     );
 }
 
@@ -275,7 +296,10 @@ fn retry_takes_ascii_digits_only() {
 
 #[test]
 fn retry_beyond_u64_saturates() {
-    assert_eq!(items(b"retry: 99999999999999999999999\n"), [Item::Retry(u64::MAX)]);
+    assert_eq!(
+        items(b"retry: 99999999999999999999999\n"),
+        [Item::Retry(u64::MAX)]
+    );
 }
 
 #[test]
@@ -304,7 +328,11 @@ fn blank_line_removes_one_trailing_lf() {
 #[test]
 fn event_type_defaults_to_message() {
     assert_eq!(items(b"data: x\n\n"), [msg("x")]);
-    assert_eq!(items(b"event\ndata: x\n\n"), [msg("x")], "an empty type too");
+    assert_eq!(
+        items(b"event\ndata: x\n\n"),
+        [msg("x")],
+        "an empty type too"
+    );
 }
 
 #[test]
@@ -383,9 +411,12 @@ fn limit_event_data_too_long_is_an_error() {
         format!("{error}"),
         "event data longer than the limit of 5 bytes at byte 22 (reading field \"data\")"
     );
-    // Replacement characters count as the three bytes they decode to.
-    let (_, error) = decode_all_ways_with(limits, b"data: \xFF\xFF\n\n");
-    assert!(error.is_some());
+    // The limit counts input bytes, before decoding.
+    let (got, error) = decode_all_ways_with(limits, b"data: \xFF\xFF\xFF\xFF\xFF\n\n");
+    assert_eq!(
+        (got, error),
+        (vec![msg("\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}")], None)
+    );
 }
 
 #[test]
@@ -433,5 +464,9 @@ fn long_line_in_many_pieces_is_searched_once() {
         }
     }
     assert_eq!(events, 1);
-    assert!(decoder.searched <= input.len() as u64, "{} searched", decoder.searched);
+    assert!(
+        decoder.searched <= input.len() as u64,
+        "{} searched",
+        decoder.searched
+    );
 }
