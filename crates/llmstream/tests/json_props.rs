@@ -735,3 +735,95 @@ fn the_serializer_writes_every_escape() {
     }
     assert!(seen_surrogate_escape);
 }
+
+// ----- any bytes at all -----
+
+/// Bytes that are mostly JSON tokens, with some of anything.
+fn json_ish_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let token = prop_oneof![
+        6 => prop::sample::select(vec![
+            "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "d83d", "\\ude00", "dc00", "0",
+            "1", "9", "-", "+", ".", "e", "E", "true", "fals", "null", "nu", " ", "\n", "\"a\"",
+            "é", "😀", "\u{feff}",
+        ])
+        .prop_map(|s: &str| s.as_bytes().to_vec()),
+        1 => any::<u8>().prop_map(|b| vec![b]),
+    ];
+    prop::collection::vec(token, 0..40).prop_map(|ts| ts.concat())
+}
+
+/// A valid document with one byte replaced, inserted or deleted.
+fn mutated_document() -> impl Strategy<Value = Vec<u8>> {
+    (case(), any::<prop::sample::Index>(), any::<u8>(), 0..3u8).prop_map(
+        |((text, _, _), at, byte, how)| {
+            let mut bytes = text.into_bytes();
+            let i = at.index(bytes.len() + 1);
+            match how {
+                0 if i < bytes.len() => bytes[i] = byte,
+                1 if i < bytes.len() => {
+                    bytes.remove(i);
+                }
+                _ => bytes.insert(i, byte),
+            }
+            bytes
+        },
+    )
+}
+
+/// The verdict on `bytes` fed in these pieces: the value, or the error.
+fn verdict(options: Options, pieces: &[&[u8]]) -> Result<Option<String>, Error> {
+    let mut parser = Parser::with_options(options);
+    for piece in pieces {
+        parser.push(piece)?;
+    }
+    parser.end()?;
+    let mut values = Vec::new();
+    while let Some(v) = parser.take_completed() {
+        values.push(v.to_json());
+    }
+    Ok(parser
+        .into_value()
+        .map(|v| v.to_json())
+        .or(Some(values.join("\n"))))
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Whatever the bytes, the parser never panics, and its verdict (the
+    /// value, or the error with its kind, offset and path) does not depend
+    /// on the pieces; valid input is accepted exactly when serde_json
+    /// accepts it.
+    #[test]
+    fn any_bytes_give_the_same_verdict_whatever_the_pieces(
+        bytes in prop_oneof![json_ish_bytes(), mutated_document()],
+        seed in any::<u64>(),
+        max in prop_oneof![Just(1usize), 2usize..9],
+        lenient in any::<bool>(),
+    ) {
+        let options = Options::new()
+            .trailing_commas(lenient)
+            .multiple_values(lenient);
+        let whole = verdict(options, &[&bytes]);
+        let split = verdict(options, &cut(&bytes, seed, max));
+        prop_assert_eq!(&split, &whole, "{:?}", String::from_utf8_lossy(&bytes));
+        if !lenient {
+            let serde = serde_json::from_slice::<serde_json::Value>(&bytes);
+            prop_assert_eq!(
+                whole.is_ok(),
+                serde.is_ok(),
+                "{:?}: ours {:?}, serde_json {:?}",
+                String::from_utf8_lossy(&bytes),
+                whole,
+                serde
+            );
+        }
+        // Repair never panics either, and agrees with the strict verdict on
+        // complete input.
+        let repaired = repair_bytes(&bytes);
+        if let (Ok(Some(v)), false) = (&whole, lenient) {
+            let repaired = repaired.ok().flatten().map(|r| r.to_json());
+            prop_assert_eq!(repaired.as_ref(), Some(v));
+        }
+    }
+}
