@@ -1,12 +1,67 @@
-//! OpenAI Chat Completions streams (placeholder: payloads are not read yet).
+//! OpenAI Chat Completions streams (`chat.completion.chunk`), and the many
+//! gateways that speak the same format (Azure, OpenRouter, Anthropic's and
+//! Fireworks' compatibility endpoints, …).
+//!
+//! Each chunk carries `choices[]`, each with an `index` and a `delta`. The
+//! rules, and the quirks they answer:
+//!
+//! - Choices are keyed by their `index` (sparse: `n=3` streams interleave
+//!   them, one per chunk). The first role sent wins.
+//! - `delta.content`, `delta.refusal` and the `logprobs.content` /
+//!   `logprobs.refusal` arrays are appended. Reasoning that some gateways
+//!   stream as `delta.reasoning_content` (DeepSeek) or `delta.reasoning`
+//!   (OpenRouter) is appended as reasoning.
+//! - Tool calls are keyed by their own `index` — never by position, so a
+//!   first call at index 1 (Anthropic's endpoint puts text in slot 0) works
+//!   where openai-python raises `IndexError`. `id`, `type` and `name` are
+//!   set once: a gateway that repeats them in a second fragment (OpenRouter
+//!   via Novita sends `id:"0"` twice) does not get `"00"`. Arguments are
+//!   appended and parsed incrementally; a call with no `arguments` key, or
+//!   `arguments: null` throughout, ends with `{}`.
+//! - The legacy `delta.function_call` is tool call 0 of its choice.
+//! - `finish_reason` finishes the choice (ending its open tool calls); when
+//!   every choice seen has finished the message is complete. A stream that
+//!   never sends one still ends its tool calls at `[DONE]` or at the end of
+//!   the body.
+//! - `usage` is read wherever it appears: on the final chunk with empty
+//!   `choices`, or on a chunk with choices (OpenRouter).
+//! - A payload with an `error` member is an error event.
+//! - Azure's first chunk (`choices: []`, empty `id` and `model`,
+//!   `prompt_filter_results`) starts nothing: the message starts at the
+//!   first chunk with an id, a model or a choice, so the real id wins.
 
-use super::{Accumulator as Accumulate, MessageBuilder, Provider};
+use alloc::string::String;
+
+use super::{
+    get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
+    MessageBuilder, Provider, Usage,
+};
 use crate::json::Value;
 
 /// Folds OpenAI Chat Completions payloads into a message.
+///
+/// ```
+/// use llmstream::json;
+/// use llmstream::providers::{openai_chat, Accumulator};
+///
+/// let mut acc = openai_chat::Accumulator::new();
+/// for line in [
+///     r#"{"id":"c1","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"}}]}"#,
+///     r#"{"id":"c1","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+/// ] {
+///     acc.push("message", &json::parse(line.as_bytes()).unwrap());
+/// }
+/// acc.end_stream();
+/// let choice = acc.message().choice().unwrap();
+/// assert_eq!(choice.text, "Hi");
+/// assert_eq!(choice.finish_reason.as_deref(), Some("stop"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Accumulator {
     builder: MessageBuilder,
+    /// Choices seen, and whether each has finished: the message is
+    /// complete once all have.
+    finished: alloc::collections::BTreeMap<u64, bool>,
 }
 
 impl Default for Accumulator {
@@ -18,14 +73,245 @@ impl Default for Accumulator {
 impl Accumulator {
     /// An empty accumulator.
     pub fn new() -> Self {
+        Accumulator::with_builder(MessageBuilder::new(Provider::OpenAiChat))
+    }
+
+    /// An accumulator over this builder (to choose its limits).
+    pub fn with_builder(builder: MessageBuilder) -> Self {
         Accumulator {
-            builder: MessageBuilder::new(Provider::OpenAiChat),
+            builder,
+            finished: alloc::collections::BTreeMap::new(),
         }
+    }
+
+    fn choice(&mut self, choice: &Value, position: usize) {
+        // A missing index means the gateway sends one choice per chunk:
+        // its position (0) is the only sensible key. An index that is not
+        // a non-negative integer cannot be keyed at all.
+        let index = match choice.get("index") {
+            None | Some(Value::Null) => position as u64,
+            Some(v) => match v.as_u64() {
+                Some(i) => i,
+                None => {
+                    self.builder.error(ErrorInfo::new(alloc::format!(
+                        "choice index {} is not a non-negative integer: choice ignored",
+                        v.to_json()
+                    )));
+                    return;
+                }
+            },
+        };
+        self.finished.entry(index).or_insert(false);
+        if let Some(delta) = choice.get("delta") {
+            self.delta(index, delta);
+        }
+        if let Some(logprobs) = choice.get("logprobs") {
+            for key in ["content", "refusal"] {
+                if let Some(items) = logprobs.get(key).and_then(Value::as_array) {
+                    self.builder.logprobs(index, items.iter().cloned());
+                }
+            }
+        }
+        if let Some(reason) = get_str(choice, "finish_reason") {
+            self.builder.finish(index, reason, normalize(reason));
+            self.finished.insert(index, true);
+            if self.finished.values().all(|f| *f) {
+                self.builder.complete();
+            }
+        }
+    }
+
+    fn delta(&mut self, choice: u64, delta: &Value) {
+        if let Some(role) = get_str(delta, "role") {
+            self.builder.role(choice, role);
+        }
+        for key in ["reasoning_content", "reasoning"] {
+            if let Some(text) = get_str(delta, key) {
+                self.builder.reasoning(choice, text);
+            }
+        }
+        if let Some(text) = get_str(delta, "content") {
+            self.builder.text(choice, text);
+        }
+        // `refusal: ""` opens every refusal stream (and some gateways send
+        // it on plain answers): only text makes a refusal.
+        if let Some(text) = get_str(delta, "refusal").filter(|t| !t.is_empty()) {
+            self.builder.refusal(choice, text);
+        }
+        if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
+            for (position, call) in calls.iter().enumerate() {
+                self.tool_call(choice, call, position);
+            }
+        }
+        if let Some(call) = delta.get("function_call") {
+            if call.as_object().is_some() {
+                let name = get_str(call, "name");
+                self.call_fragment(choice, 0, None, name, Some("function"), call.get("arguments"));
+            }
+        }
+    }
+
+    fn tool_call(&mut self, choice: u64, call: &Value, position: usize) {
+        let id = get_str(call, "id");
+        let Some(key) = self.call_key(choice, call, id, position) else {
+            return;
+        };
+        let function = call.get("function");
+        let name = function.and_then(|f| get_str(f, "name"));
+        let kind = get_str(call, "type");
+        let arguments = function.and_then(|f| f.get("arguments"));
+        self.call_fragment(choice, key, id, name, kind, arguments);
+    }
+
+    /// The key of a tool-call fragment: its `index`. Without one (some
+    /// gateways omit it), a fragment naming an id already seen continues
+    /// that call, a new id starts the next key, and a fragment with
+    /// neither continues the latest call of the choice.
+    fn call_key(&mut self, choice: u64, call: &Value, id: Option<&str>, position: usize) -> Option<u64> {
+        match call.get("index") {
+            None | Some(Value::Null) => {}
+            Some(v) => {
+                return match v.as_u64() {
+                    Some(i) => Some(i),
+                    None => {
+                        self.builder.error(ErrorInfo::new(alloc::format!(
+                            "tool-call index {} is not a non-negative integer: fragment ignored",
+                            v.to_json()
+                        )));
+                        None
+                    }
+                };
+            }
+        }
+        let calls = self
+            .builder
+            .message()
+            .choices
+            .get(&choice)
+            .map(|c| &c.tool_calls);
+        let last = calls.and_then(|c| c.keys().next_back().copied());
+        if let Some(id) = id.filter(|s| !s.is_empty()) {
+            if let Some((key, _)) = calls.and_then(|c| c.iter().find(|(_, tc)| tc.id == id)) {
+                return Some(*key);
+            }
+            return match last {
+                Some(last) => last.checked_add(1),
+                None => Some(position as u64),
+            };
+        }
+        Some(last.unwrap_or(position as u64))
+    }
+
+    fn call_fragment(
+        &mut self,
+        choice: u64,
+        key: u64,
+        id: Option<&str>,
+        name: Option<&str>,
+        kind: Option<&str>,
+        arguments: Option<&Value>,
+    ) {
+        if self.builder.has_tool_call(choice, key) {
+            self.builder.tool_call_identify(choice, key, id, name);
+        } else {
+            self.builder.tool_call_start_with(
+                choice,
+                key,
+                id.unwrap_or(""),
+                name.unwrap_or(""),
+                kind,
+                ArgumentStream::json(),
+            );
+        }
+        match arguments {
+            Some(Value::String(text)) => self.builder.tool_call_arguments(choice, key, text),
+            // Some gateways send the arguments as an object, not as text.
+            Some(v @ (Value::Object(_) | Value::Array(_))) => {
+                let text = v.to_json();
+                self.builder.tool_call_arguments(choice, key, &text);
+            }
+            _ => {}
+        }
+    }
+
+    fn error(&mut self, payload: &Value, error: &Value) {
+        let message = match error {
+            Value::String(s) => String::from(s.as_str()),
+            _ => get_str(error, "message")
+                .map(String::from)
+                .unwrap_or_else(|| error.to_json()),
+        };
+        let kind = get_str(error, "type")
+            .map(String::from)
+            .or_else(|| match error.get("code") {
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(Value::Number(n)) => Some(String::from(n.as_str())),
+                _ => None,
+            });
+        self.builder.error(ErrorInfo {
+            message,
+            kind,
+            raw: Some(payload.clone()),
+        });
+    }
+}
+
+/// `stop`, `length`, `tool_calls` / `function_call`, `content_filter`;
+/// anything else (gateways invent their own) is `Other`.
+fn normalize(reason: &str) -> FinishReason {
+    match reason {
+        "stop" => FinishReason::Stop,
+        "length" => FinishReason::Length,
+        "tool_calls" | "function_call" => FinishReason::ToolCalls,
+        "content_filter" => FinishReason::ContentFilter,
+        _ => FinishReason::Other,
+    }
+}
+
+/// Chat Completions token counts: `prompt_tokens`, `completion_tokens`,
+/// `total_tokens`, with the reasoning and cached counts from the details.
+fn usage(usage: &Value) -> Usage {
+    Usage {
+        input_tokens: get_u64(usage, "prompt_tokens"),
+        output_tokens: get_u64(usage, "completion_tokens"),
+        total_tokens: get_u64(usage, "total_tokens"),
+        reasoning_tokens: usage
+            .get("completion_tokens_details")
+            .and_then(|d| get_u64(d, "reasoning_tokens")),
+        cached_input_tokens: usage
+            .get("prompt_tokens_details")
+            .and_then(|d| get_u64(d, "cached_tokens")),
     }
 }
 
 impl Accumulate for Accumulator {
-    fn push(&mut self, _event_type: &str, _payload: &Value) {}
+    fn push(&mut self, _event_type: &str, payload: &Value) {
+        if let Some(error) = payload.get("error").filter(|e| !e.is_null()) {
+            self.error(payload, error);
+        }
+        let choices: &[Value] = payload
+            .get("choices")
+            .and_then(Value::as_array)
+            .unwrap_or(&[]);
+        let id = get_str(payload, "id").filter(|s| !s.is_empty());
+        let model = get_str(payload, "model").filter(|s| !s.is_empty());
+        if id.is_some() || model.is_some() || !choices.is_empty() {
+            self.builder.start(id, model);
+        }
+        for (position, choice) in choices.iter().enumerate() {
+            self.choice(choice, position);
+        }
+        if let Some(counts) = payload.get("usage").filter(|u| u.as_object().is_some()) {
+            self.builder.usage(usage(counts));
+        }
+    }
+
+    /// `data: [DONE]`: nothing more will come, so open tool calls end now
+    /// (streams that never send a finish reason still get their calls).
+    fn done(&mut self) {
+        self.builder.end_tool_calls();
+        self.builder.complete();
+    }
 
     fn builder(&self) -> &MessageBuilder {
         &self.builder
@@ -33,5 +319,61 @@ impl Accumulate for Accumulator {
 
     fn builder_mut(&mut self) -> &mut MessageBuilder {
         &mut self.builder
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    fn run(lines: &[&str]) -> Accumulator {
+        let mut acc = Accumulator::new();
+        for line in lines {
+            let value = json::parse(line.as_bytes()).unwrap_or(Value::Null);
+            acc.push("message", &value);
+        }
+        acc.end_stream();
+        acc
+    }
+
+    #[test]
+    fn missing_tool_call_index_uses_ids() {
+        let acc = run(&[
+            r#"{"id":"a","choices":[{"delta":{"tool_calls":[{"id":"x","function":{"name":"f","arguments":"{}"}}]}}]}"#,
+            r#"{"id":"a","choices":[{"delta":{"tool_calls":[{"id":"y","function":{"name":"g","arguments":"{\"k\""}}]}}]}"#,
+            r#"{"id":"a","choices":[{"delta":{"tool_calls":[{"function":{"arguments":":1}"}}]}}]}"#,
+        ]);
+        let calls = &acc.message().choices[&0].tool_calls;
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[&0].name, "f");
+        assert_eq!(calls[&1].name, "g");
+        assert_eq!(calls[&1].arguments_text, "{\"k\":1}");
+    }
+
+    #[test]
+    fn bad_indices_are_reported_not_panicked() {
+        let acc = run(&[
+            r#"{"choices":[{"index":-1,"delta":{"content":"x"}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1.5}]}}]}"#,
+            r#"{"choices":[{"index":18446744073709551615,"delta":{"tool_calls":[{"index":18446744073709551615,"id":"z"}]}}]}"#,
+        ]);
+        assert!(acc.message().error.is_some());
+        assert!(acc.message().choices[&u64::MAX].tool_calls.contains_key(&u64::MAX));
+    }
+
+    #[test]
+    fn arguments_sent_as_an_object() {
+        let acc = run(&[
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":{"a":[1]}}}]}}]}"#,
+        ]);
+        let call = &acc.message().choices[&0].tool_calls[&0];
+        assert_eq!(call.arguments_text, r#"{"a":[1]}"#);
+    }
+
+    #[test]
+    fn string_error_member() {
+        let acc = run(&[r#"{"error":"overloaded"}"#]);
+        assert_eq!(acc.message().error.as_ref().map(|e| e.message.as_str()), Some("overloaded"));
     }
 }
