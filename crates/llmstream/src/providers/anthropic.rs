@@ -1,12 +1,82 @@
-//! Anthropic Messages streams (placeholder: payloads are not read yet).
+//! Anthropic Messages streams (`message_start`, `content_block_*`,
+//! `message_delta`, `message_stop`).
+//!
+//! One stream is one message with one answer (choice 0). Its content is a
+//! sequence of blocks addressed by `index`; each block becomes its own part
+//! of the message (text, reasoning, a tool call, or a raw value). The
+//! quirks handled, each with a test:
+//!
+//! - `message_start` repeated with the same id is ignored; one with a
+//!   different id is a protocol error, after which the stream is not read
+//!   further (its block indices restart and would corrupt the first
+//!   message).
+//! - `index` is a key into a map, not an offset: any value costs the same.
+//! - `tool_use` / `server_tool_use` blocks carry `input: {}` in their start
+//!   block; the arguments are the `input_json_delta` fragments (the first
+//!   one is often empty; none at all means `{}`). Only when no fragment
+//!   arrives is a non-empty start `input` used.
+//! - `signature_delta` is assigned, `citations_delta` appended to the text
+//!   part of its block.
+//! - `message_delta.usage` is cumulative: members present overwrite,
+//!   members absent keep their earlier value (`input_tokens` from
+//!   `message_start` survives a `message_delta` without it).
+//! - A `message_stop` while a block is still open (a tool call cut by
+//!   `max_tokens` inside its JSON, with no `content_block_stop`) leaves the
+//!   message incomplete; the call keeps its partial arguments.
+//! - `ping` and unknown event types are ignored; `error` events are
+//!   recorded.
 
-use super::{Accumulator as Accumulate, MessageBuilder, Provider};
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+
+use super::{
+    get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
+    MessageBuilder, Provider, Usage,
+};
 use crate::json::Value;
+
+/// Anthropic streams have a single answer.
+const CHOICE: u64 = 0;
+
+/// What kind of content an open block is.
+#[derive(Clone, Debug, PartialEq)]
+enum BlockKind {
+    /// `text`: text deltas and citations.
+    Text,
+    /// `thinking`: reasoning deltas and a signature.
+    Thinking,
+    /// `tool_use`, `server_tool_use`, `mcp_tool_use`: a tool call keyed by
+    /// the block index. `input` is the start block's input, used only if no
+    /// fragment ever arrives.
+    Tool {
+        input: Option<Value>,
+        fragments: bool,
+    },
+    /// Anything kept whole (`redacted_thinking`, `*_tool_result`, unknown
+    /// types): its deltas, if any, are ignored.
+    Raw,
+}
+
+/// An open content block.
+#[derive(Clone, Debug)]
+struct Block {
+    kind: BlockKind,
+    /// Whether this block already has a part in the message (so a
+    /// signature or citation knows whether to start one).
+    has_part: bool,
+}
 
 /// Folds Anthropic Messages payloads into a message.
 #[derive(Debug, Clone)]
 pub struct Accumulator {
     builder: MessageBuilder,
+    /// Blocks started and not yet stopped, by their wire index.
+    blocks: BTreeMap<u64, Block>,
+    /// The token counts so far (each report overwrites what it names).
+    usage: Usage,
+    /// A protocol error was found: everything after it is ignored.
+    broken: bool,
 }
 
 impl Default for Accumulator {
@@ -18,14 +88,353 @@ impl Default for Accumulator {
 impl Accumulator {
     /// An empty accumulator.
     pub fn new() -> Self {
+        Accumulator::with_builder(MessageBuilder::new(Provider::Anthropic))
+    }
+
+    /// An accumulator over this builder (for custom limits).
+    pub fn with_builder(builder: MessageBuilder) -> Self {
         Accumulator {
-            builder: MessageBuilder::new(Provider::Anthropic),
+            builder,
+            blocks: BTreeMap::new(),
+            usage: Usage::default(),
+            broken: false,
         }
+    }
+
+    /// Streams sometimes skip `message_start` (or a proxy drops it): the
+    /// message still starts, so the event sequence always opens with it.
+    fn ensure_started(&mut self) {
+        if !self.builder.is_started() {
+            self.builder.start(None, None);
+        }
+    }
+
+    fn message_start(&mut self, payload: &Value) {
+        let message = payload.get("message");
+        let id = message.and_then(|m| get_str(m, "id"));
+        let model = message.and_then(|m| get_str(m, "model"));
+        if self.builder.is_started() {
+            let known = self.builder.message().id.as_deref();
+            match (known, id) {
+                (Some(known), Some(id)) if !id.is_empty() && known != id => {
+                    let mut error = ErrorInfo::new(format!(
+                        "protocol error: message_start for {id} inside message {known}"
+                    ));
+                    error.kind = Some(String::from("protocol_error"));
+                    error.raw = Some(payload.clone());
+                    self.builder.error(error);
+                    self.broken = true;
+                    return;
+                }
+                // The same message announced again (or an id only now
+                // known): fill what is missing, change nothing else.
+                _ => {
+                    self.builder.start(id, model);
+                    return;
+                }
+            }
+        }
+        self.builder.start(id, model);
+        if let Some(role) = message.and_then(|m| get_str(m, "role")) {
+            self.builder.role(CHOICE, role);
+        }
+        if let Some(usage) = message.and_then(|m| m.get("usage")) {
+            self.update_usage(usage);
+        }
+    }
+
+    /// Overwrites the counts `usage` names, keeps the others.
+    fn update_usage(&mut self, usage: &Value) {
+        if let Some(n) = get_u64(usage, "input_tokens") {
+            self.usage.input_tokens = Some(n);
+        }
+        if let Some(n) = get_u64(usage, "output_tokens") {
+            self.usage.output_tokens = Some(n);
+        }
+        if let Some(n) = get_u64(usage, "cache_read_input_tokens") {
+            self.usage.cached_input_tokens = Some(n);
+        }
+        // The total is derived, so it is recomputed from the counts kept.
+        self.usage.total_tokens = None;
+        self.usage = core::mem::take(&mut self.usage).with_total();
+        // A report that changes nothing (a repeated message_start) is not
+        // an event.
+        if self.builder.message().usage.as_ref() != Some(&self.usage) {
+            self.builder.usage(self.usage.clone());
+        }
+    }
+
+    fn block_start(&mut self, payload: &Value) {
+        let Some(index) = get_u64(payload, "index") else {
+            return;
+        };
+        let Some(block) = payload.get("content_block") else {
+            return;
+        };
+        if !self.blocks.contains_key(&index) && self.blocks.len() >= self.builder.limits().max_parts
+        {
+            let limit = self.builder.limits().max_parts;
+            self.builder.error(ErrorInfo::new(format!(
+                "more than {limit} open content blocks: block {index} ignored"
+            )));
+            return;
+        }
+        // Each block is its own part, even two text blocks in a row.
+        self.builder.break_part(CHOICE);
+        let ty = get_str(block, "type").unwrap_or("");
+        let kind = match ty {
+            "text" => BlockKind::Text,
+            "thinking" => BlockKind::Thinking,
+            _ if ty.ends_with("tool_use") => BlockKind::Tool {
+                input: block.get("input").cloned(),
+                fragments: false,
+            },
+            _ => BlockKind::Raw,
+        };
+        let mut state = Block {
+            kind: kind.clone(),
+            has_part: false,
+        };
+        match kind {
+            BlockKind::Text => {
+                if let Some(Value::Array(citations)) = block.get("citations") {
+                    for citation in citations {
+                        self.builder.citation(CHOICE, citation.clone());
+                        state.has_part = true;
+                    }
+                }
+                if let Some(text) = get_str(block, "text").filter(|t| !t.is_empty()) {
+                    self.builder.text(CHOICE, text);
+                    state.has_part = true;
+                }
+            }
+            BlockKind::Thinking => {
+                if let Some(text) = get_str(block, "thinking").filter(|t| !t.is_empty()) {
+                    self.builder.reasoning(CHOICE, text);
+                    state.has_part = true;
+                }
+                if let Some(sig) = get_str(block, "signature").filter(|s| !s.is_empty()) {
+                    if !state.has_part {
+                        self.builder.begin_reasoning(CHOICE);
+                        state.has_part = true;
+                    }
+                    self.builder.reasoning_signature(CHOICE, sig);
+                }
+            }
+            BlockKind::Tool { .. } => {
+                let id = get_str(block, "id").unwrap_or("");
+                let name = get_str(block, "name").unwrap_or("");
+                self.builder.tool_call_start_with(
+                    CHOICE,
+                    index,
+                    id,
+                    name,
+                    Some(ty),
+                    ArgumentStream::json(),
+                );
+                state.has_part = true;
+            }
+            BlockKind::Raw => {
+                self.builder.raw_part(CHOICE, block.clone());
+                state.has_part = true;
+            }
+        }
+        self.blocks.insert(index, state);
+    }
+
+    /// The open block at `index`, or one implied by the delta's type when
+    /// the stream never started it (lenient: the content is not lost).
+    fn ensure_block_for_delta(&mut self, index: u64, delta_type: &str) -> bool {
+        if !self.blocks.contains_key(&index) {
+            let kind = match delta_type {
+                "text_delta" | "citations_delta" => BlockKind::Text,
+                "thinking_delta" | "signature_delta" => BlockKind::Thinking,
+                "input_json_delta" => BlockKind::Tool {
+                    input: None,
+                    fragments: false,
+                },
+                _ => return false,
+            };
+            if self.blocks.len() >= self.builder.limits().max_parts {
+                return false;
+            }
+            self.builder.break_part(CHOICE);
+            self.blocks.insert(
+                index,
+                Block {
+                    kind,
+                    has_part: false,
+                },
+            );
+        }
+        true
+    }
+
+    fn block_delta(&mut self, payload: &Value) {
+        let Some(index) = get_u64(payload, "index") else {
+            return;
+        };
+        let Some(delta) = payload.get("delta") else {
+            return;
+        };
+        let delta_type = get_str(delta, "type").unwrap_or("");
+        if !self.ensure_block_for_delta(index, delta_type) {
+            return;
+        }
+        let Some(block) = self.blocks.get_mut(&index) else {
+            return;
+        };
+        let builder = &mut self.builder;
+        match (&mut block.kind, delta_type) {
+            (BlockKind::Text, "text_delta") => {
+                if let Some(text) = get_str(delta, "text").filter(|t| !t.is_empty()) {
+                    builder.text(CHOICE, text);
+                    block.has_part = true;
+                }
+            }
+            (BlockKind::Text, "citations_delta") => {
+                if let Some(citation) = delta.get("citation") {
+                    if !block.has_part {
+                        builder.begin_text(CHOICE);
+                        block.has_part = true;
+                    }
+                    builder.citation(CHOICE, citation.clone());
+                }
+            }
+            (BlockKind::Thinking, "thinking_delta") => {
+                if let Some(text) = get_str(delta, "thinking").filter(|t| !t.is_empty()) {
+                    builder.reasoning(CHOICE, text);
+                    block.has_part = true;
+                }
+            }
+            (BlockKind::Thinking, "signature_delta") => {
+                if let Some(sig) = get_str(delta, "signature") {
+                    if !block.has_part {
+                        builder.begin_reasoning(CHOICE);
+                        block.has_part = true;
+                    }
+                    builder.reasoning_signature(CHOICE, sig);
+                }
+            }
+            (BlockKind::Tool { fragments, .. }, "input_json_delta") => {
+                if !builder.has_tool_call(CHOICE, index) {
+                    builder.tool_call_start(CHOICE, index, "", "");
+                    block.has_part = true;
+                }
+                if let Some(fragment) = get_str(delta, "partial_json") {
+                    if !fragment.is_empty() {
+                        *fragments = true;
+                    }
+                    builder.tool_call_arguments(CHOICE, index, fragment);
+                }
+            }
+            // A delta that does not fit its block (or an unknown delta
+            // type) carries nothing this model can place.
+            _ => {}
+        }
+    }
+
+    fn block_stop(&mut self, payload: &Value) {
+        let Some(index) = get_u64(payload, "index") else {
+            return;
+        };
+        let Some(block) = self.blocks.remove(&index) else {
+            return;
+        };
+        if let BlockKind::Tool { input, fragments } = block.kind {
+            if !fragments {
+                // No fragment at all: the start block's input is the
+                // arguments when it says something, `{}` otherwise.
+                if let Some(input) = input.filter(|v| !is_empty_object(v)) {
+                    self.builder
+                        .tool_call_arguments(CHOICE, index, &input.to_json());
+                }
+            }
+            self.builder.tool_call_end(CHOICE, index);
+        }
+    }
+
+    fn message_delta(&mut self, payload: &Value) {
+        let delta = payload.get("delta");
+        if let Some(details) = delta
+            .and_then(|d| d.get("stop_details"))
+            .filter(|v| !v.is_null())
+        {
+            self.builder.finish_details(CHOICE, details.clone());
+        }
+        if let Some(usage) = payload.get("usage") {
+            self.update_usage(usage);
+        }
+        if let Some(reason) = delta.and_then(|d| get_str(d, "stop_reason")) {
+            self.builder.finish(CHOICE, reason, normalize(reason));
+        }
+    }
+
+    fn message_stop(&mut self) {
+        // A block never stopped means the stream was cut inside it: the
+        // provider said "stop", but the content is not whole.
+        if self.blocks.is_empty() {
+            self.builder.complete();
+        }
+    }
+
+    fn stream_error(&mut self, payload: &Value) {
+        let error = payload.get("error");
+        let message = error
+            .and_then(|e| get_str(e, "message"))
+            .or_else(|| get_str(payload, "message"))
+            .unwrap_or("error event");
+        let mut info = ErrorInfo::new(message);
+        info.kind = error.and_then(|e| get_str(e, "type")).map(String::from);
+        info.raw = Some(payload.clone());
+        self.builder.error(info);
     }
 }
 
+/// The normalized reason for an Anthropic `stop_reason`.
+pub fn normalize(reason: &str) -> FinishReason {
+    match reason {
+        "end_turn" | "stop_sequence" => FinishReason::Stop,
+        "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
+        "tool_use" => FinishReason::ToolCalls,
+        "refusal" => FinishReason::Refusal,
+        _ => FinishReason::Other,
+    }
+}
+
+fn is_empty_object(value: &Value) -> bool {
+    matches!(value, Value::Object(map) if map.is_empty())
+}
+
 impl Accumulate for Accumulator {
-    fn push(&mut self, _event_type: &str, _payload: &Value) {}
+    fn push(&mut self, event_type: &str, payload: &Value) {
+        if self.broken {
+            return;
+        }
+        // The payload's own type is authoritative; the SSE event name is
+        // the fallback for payloads that omit it.
+        let ty = get_str(payload, "type").unwrap_or(event_type);
+        match ty {
+            "message_start" => self.message_start(payload),
+            "content_block_start" => {
+                self.ensure_started();
+                self.block_start(payload);
+            }
+            "content_block_delta" => {
+                self.ensure_started();
+                self.block_delta(payload);
+            }
+            "content_block_stop" => self.block_stop(payload),
+            "message_delta" => {
+                self.ensure_started();
+                self.message_delta(payload);
+            }
+            "message_stop" => self.message_stop(),
+            "error" => self.stream_error(payload),
+            // `ping`, and event types added after this was written.
+            _ => {}
+        }
+    }
 
     fn builder(&self) -> &MessageBuilder {
         &self.builder

@@ -1,12 +1,65 @@
-//! Gemini streams (placeholder: payloads are not read yet).
+//! Gemini `streamGenerateContent?alt=sse` streams.
+//!
+//! Every payload is a `GenerateContentResponse` chunk: `candidates[]` (each
+//! a choice, keyed by its `index`, 0 when absent) whose `content.parts[]`
+//! carry what is new, plus a `usageMetadata` snapshot. The quirks handled,
+//! each with a test:
+//!
+//! - `text` parts are answer text, or reasoning when `thought: true`.
+//! - A `functionCall` usually arrives whole (`{name, args, id?}`); its
+//!   `args` are fed through the incremental argument parser as JSON text so
+//!   the same argument events appear as for providers that stream them.
+//!   Without `id`, the call gets a stable generated one
+//!   (`call_<candidate>_<ordinal>_<name>`). Without `args`, the arguments
+//!   are `{}`.
+//! - Streamed function-call arguments (Vertex `streamFunctionCallArguments`):
+//!   `{name, willContinue: true}` opens a call; `partialArgs[]` entries
+//!   (`jsonPath` + one of `stringValue` / `numberValue` / `boolValue` /
+//!   `nullValue`, with `willContinue` when a string goes on in the next
+//!   entry for the same path) are turned into JSON text as they arrive; the
+//!   call ends at `functionCall: {}`, at a `functionCall` without
+//!   `willContinue`, at the next named call, at the finish, or at the end
+//!   of the stream.
+//! - `thoughtSignature` goes on the tool call of its part, or else on the
+//!   reasoning part it follows (see [`MessageBuilder::reasoning_signature`]).
+//! - `usageMetadata` is a cumulative snapshot: the last one wins whole.
+//! - `finishReason: STOP` on a candidate that made function calls is
+//!   normalized to [`FinishReason::ToolCalls`].
 
-use super::{Accumulator as Accumulate, MessageBuilder, Provider};
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{
+    get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
+    MessageBuilder, Provider, Usage,
+};
 use crate::json::Value;
 
 /// Folds Gemini payloads into a message.
 #[derive(Debug, Clone)]
 pub struct Accumulator {
     builder: MessageBuilder,
+    /// Per-candidate state, for candidates the builder accepted.
+    candidates: BTreeMap<u64, Candidate>,
+}
+
+/// What a candidate needs remembered between chunks.
+#[derive(Debug, Clone, Default)]
+struct Candidate {
+    /// Function calls begun so far: the next call's key.
+    calls: u64,
+    /// The call whose arguments are still streaming (`partialArgs`).
+    open: Option<OpenCall>,
+    /// Whether the candidate finished (later finish reasons are ignored).
+    finished: bool,
+}
+
+#[derive(Debug, Clone)]
+struct OpenCall {
+    key: u64,
+    writer: ArgsWriter,
 }
 
 impl Default for Accumulator {
@@ -18,14 +71,338 @@ impl Default for Accumulator {
 impl Accumulator {
     /// An empty accumulator.
     pub fn new() -> Self {
+        Accumulator::with_builder(MessageBuilder::new(Provider::Gemini))
+    }
+
+    /// An accumulator over this builder (for custom limits).
+    pub fn with_builder(builder: MessageBuilder) -> Self {
         Accumulator {
-            builder: MessageBuilder::new(Provider::Gemini),
+            builder,
+            candidates: BTreeMap::new(),
         }
+    }
+
+    fn chunk(&mut self, payload: &Value) {
+        self.builder.start(
+            get_str(payload, "responseId"),
+            get_str(payload, "modelVersion"),
+        );
+        if let Some(error) = payload.get("error") {
+            self.provider_error(payload, error);
+        }
+        let mut finishes: Vec<(u64, &Value)> = Vec::new();
+        if let Some(Value::Array(candidates)) = payload.get("candidates") {
+            for candidate in candidates {
+                let index = get_u64(candidate, "index").unwrap_or(0);
+                if !self.candidate(index, candidate) {
+                    continue;
+                }
+                if get_str(candidate, "finishReason").is_some() {
+                    finishes.push((index, candidate));
+                }
+            }
+        }
+        if let Some(usage) = payload.get("usageMetadata") {
+            self.usage(usage);
+        }
+        for (index, candidate) in finishes {
+            self.finish(index, candidate);
+        }
+        // A prompt blocked before any answer: no candidates, a reason.
+        let blocked = payload
+            .get("promptFeedback")
+            .and_then(|f| get_str(f, "blockReason"));
+        if let (Some(reason), None) = (blocked, payload.get("candidates")) {
+            self.builder.role(0, "assistant");
+            let finished = self.candidates.get(&0).is_some_and(|c| c.finished);
+            if self.builder.has_choice(0) && !finished {
+                self.candidates.entry(0).or_default().finished = true;
+                self.builder.finish(0, reason, normalize(reason, false));
+            }
+        }
+        self.check_complete();
+    }
+
+    /// Reads one candidate's parts; false if the choice limit refused it.
+    fn candidate(&mut self, index: u64, candidate: &Value) -> bool {
+        let content = candidate.get("content");
+        // Gemini calls the answering side "model"; the normalized message
+        // says "assistant" like every other wire.
+        let role = match content.and_then(|c| get_str(c, "role")) {
+            None | Some("model") | Some("") => "assistant",
+            Some(other) => other,
+        };
+        self.builder.role(index, role);
+        if !self.builder.has_choice(index) {
+            return false;
+        }
+        self.candidates.entry(index).or_default();
+        if let Some(Value::Array(parts)) = content.and_then(|c| c.get("parts")) {
+            for part in parts {
+                self.part(index, part);
+            }
+        }
+        true
+    }
+
+    fn part(&mut self, choice: u64, part: &Value) {
+        let signature = get_str(part, "thoughtSignature").filter(|s| !s.is_empty());
+        if let Some(call) = part.get("functionCall") {
+            let key = self.function_call(choice, call);
+            if let (Some(key), Some(sig)) = (key, signature) {
+                self.builder.tool_call_signature(choice, key, sig);
+            }
+            return;
+        }
+        if let Some(text) = get_str(part, "text") {
+            let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
+            if thought {
+                // The signature closes the thought it comes with.
+                self.builder.reasoning(choice, text);
+                if let Some(sig) = signature {
+                    self.builder.reasoning_signature(choice, sig);
+                }
+            } else {
+                // On answer text, the signature is the reasoning's that
+                // came before it; placed first so the answer stays one part.
+                if let Some(sig) = signature {
+                    self.builder.reasoning_signature(choice, sig);
+                }
+                self.builder.text(choice, text);
+            }
+            return;
+        }
+        if part.as_object().is_some_and(|m| m.len() == 1) {
+            if let Some(sig) = signature {
+                self.builder.reasoning_signature(choice, sig);
+                return;
+            }
+        }
+        // inlineData, executableCode, codeExecutionResult, functionResponse,
+        // fileData, and whatever comes next: kept as sent.
+        self.builder.raw_part(choice, part.clone());
+    }
+
+    /// One `functionCall` member; the key of the call it concerns.
+    fn function_call(&mut self, choice: u64, call: &Value) -> Option<u64> {
+        let name = get_str(call, "name").filter(|n| !n.is_empty());
+        let will_continue = call.get("willContinue").and_then(Value::as_bool) == Some(true);
+        let partial = match call.get("partialArgs") {
+            Some(Value::Array(items)) => items.as_slice(),
+            _ => &[],
+        };
+        let args = call.get("args");
+        let open_key = self
+            .candidates
+            .get(&choice)
+            .and_then(|c| c.open.as_ref())
+            .map(|o| o.key);
+
+        let key = match (name, open_key) {
+            // A continuation (or the `functionCall: {}` terminator) of the
+            // call whose arguments are streaming.
+            (None, Some(key)) => key,
+            // A terminator with nothing open: nothing to end.
+            (None, None) if partial.is_empty() && args.is_none() => return None,
+            // A named call, or arguments for a call never announced: a new
+            // call (ending any still streaming).
+            _ => {
+                self.close_open_call(choice);
+                let key = self.begin_call(choice, call, name.unwrap_or(""))?;
+                if let Some(args) = args {
+                    self.builder
+                        .tool_call_arguments(choice, key, &args.to_json());
+                    self.builder.tool_call_end(choice, key);
+                    return Some(key);
+                }
+                if partial.is_empty() && !will_continue {
+                    // A whole call without `args`: no arguments, `{}`.
+                    self.builder.tool_call_end(choice, key);
+                    return Some(key);
+                }
+                if let Some(state) = self.candidates.get_mut(&choice) {
+                    state.open = Some(OpenCall {
+                        key,
+                        writer: ArgsWriter::default(),
+                    });
+                }
+                key
+            }
+        };
+        for arg in partial {
+            self.partial_arg(choice, key, arg);
+        }
+        if !will_continue {
+            self.close_open_call(choice);
+        }
+        Some(key)
+    }
+
+    /// Starts the candidate's next call; `None` if the limits refused it.
+    fn begin_call(&mut self, choice: u64, call: &Value, name: &str) -> Option<u64> {
+        let state = self.candidates.entry(choice).or_default();
+        let key = state.calls;
+        state.calls = state.calls.saturating_add(1);
+        let id = match get_str(call, "id").filter(|s| !s.is_empty()) {
+            Some(id) => String::from(id),
+            None => format!("call_{choice}_{key}_{name}"),
+        };
+        self.builder.tool_call_start_with(
+            choice,
+            key,
+            &id,
+            name,
+            Some("function"),
+            ArgumentStream::json(),
+        );
+        self.builder.has_tool_call(choice, key).then_some(key)
+    }
+
+    fn partial_arg(&mut self, choice: u64, key: u64, arg: &Value) {
+        let Some(path) = get_str(arg, "jsonPath").and_then(parse_json_path) else {
+            return;
+        };
+        let leaf = if let Some(s) = get_str(arg, "stringValue") {
+            Leaf::Str(s)
+        } else if let Some(n @ Value::Number(_)) = arg.get("numberValue") {
+            Leaf::Json(n.to_json())
+        } else if let Some(b) = arg.get("boolValue").and_then(Value::as_bool) {
+            Leaf::Json(String::from(if b { "true" } else { "false" }))
+        } else if arg.get("nullValue").is_some() {
+            Leaf::Json(String::from("null"))
+        } else {
+            return;
+        };
+        let will_continue = arg.get("willContinue").and_then(Value::as_bool) == Some(true);
+        let Some(open) = self
+            .candidates
+            .get_mut(&choice)
+            .and_then(|c| c.open.as_mut())
+        else {
+            return;
+        };
+        let fragment = open.writer.write(&path, leaf, will_continue);
+        if !fragment.is_empty() {
+            self.builder.tool_call_arguments(choice, key, &fragment);
+        }
+    }
+
+    /// Ends the call whose arguments were streaming: the JSON text is
+    /// closed (open string, containers), then the call ends.
+    fn close_open_call(&mut self, choice: u64) {
+        let Some(mut open) = self.candidates.get_mut(&choice).and_then(|c| c.open.take()) else {
+            return;
+        };
+        let closing = open.writer.close();
+        if !closing.is_empty() {
+            self.builder.tool_call_arguments(choice, open.key, &closing);
+        }
+        self.builder.tool_call_end(choice, open.key);
+    }
+
+    fn usage(&mut self, usage: &Value) {
+        let snapshot = Usage {
+            input_tokens: get_u64(usage, "promptTokenCount"),
+            output_tokens: get_u64(usage, "candidatesTokenCount"),
+            total_tokens: get_u64(usage, "totalTokenCount"),
+            reasoning_tokens: get_u64(usage, "thoughtsTokenCount"),
+            cached_input_tokens: get_u64(usage, "cachedContentTokenCount"),
+        };
+        // A snapshot with no counts at all (Vertex sends `trafficType`
+        // alone on early chunks) says nothing about tokens.
+        if snapshot == Usage::default() {
+            return;
+        }
+        let snapshot = snapshot.with_total();
+        if self.builder.message().usage.as_ref() != Some(&snapshot) {
+            self.builder.usage(snapshot);
+        }
+    }
+
+    fn finish(&mut self, choice: u64, candidate: &Value) {
+        let Some(reason) = get_str(candidate, "finishReason") else {
+            return;
+        };
+        if self.candidates.get(&choice).is_some_and(|c| c.finished) {
+            return;
+        }
+        self.close_open_call(choice);
+        if let Some(state) = self.candidates.get_mut(&choice) {
+            state.finished = true;
+        }
+        if let Some(details) = candidate.get("finishMessage") {
+            self.builder.finish_details(choice, details.clone());
+        }
+        let called = self
+            .builder
+            .message()
+            .choices
+            .get(&choice)
+            .is_some_and(|c| !c.tool_calls.is_empty());
+        self.builder
+            .finish(choice, reason, normalize(reason, called));
+    }
+
+    /// The message is complete once every candidate has finished (Gemini
+    /// sends no end-of-stream marker).
+    fn check_complete(&mut self) {
+        let choices = &self.builder.message().choices;
+        if !choices.is_empty() && choices.values().all(|c| c.finish.is_some()) {
+            self.builder.complete();
+        }
+    }
+
+    fn provider_error(&mut self, payload: &Value, error: &Value) {
+        let message = get_str(error, "message").unwrap_or("error");
+        let mut info = ErrorInfo::new(message);
+        info.kind = get_str(error, "status")
+            .map(String::from)
+            .or_else(|| get_u64(error, "code").map(|c| format!("{c}")));
+        info.raw = Some(payload.clone());
+        self.builder.error(info);
+    }
+}
+
+/// The normalized reason for a Gemini `finishReason`; `called` says whether
+/// the candidate made function calls (Gemini says `STOP` either way).
+pub fn normalize(reason: &str, called: bool) -> FinishReason {
+    match reason {
+        "STOP" if called => FinishReason::ToolCalls,
+        "STOP" => FinishReason::Stop,
+        "MAX_TOKENS" => FinishReason::Length,
+        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY" => {
+            FinishReason::ContentFilter
+        }
+        _ => FinishReason::Other,
     }
 }
 
 impl Accumulate for Accumulator {
-    fn push(&mut self, _event_type: &str, _payload: &Value) {}
+    fn push(&mut self, _event_type: &str, payload: &Value) {
+        match payload {
+            // Without `alt=sse` the body is one JSON array of chunks; a
+            // caller that parsed it whole may hand it over as such.
+            Value::Array(chunks) => {
+                for chunk in chunks {
+                    self.chunk(chunk);
+                }
+            }
+            _ => self.chunk(payload),
+        }
+    }
+
+    fn end_stream(&mut self) {
+        let open: Vec<u64> = self
+            .candidates
+            .iter()
+            .filter(|(_, c)| c.open.is_some())
+            .map(|(k, _)| *k)
+            .collect();
+        for choice in open {
+            self.close_open_call(choice);
+        }
+        self.builder.end_stream();
+    }
 
     fn builder(&self) -> &MessageBuilder {
         &self.builder
@@ -33,5 +410,283 @@ impl Accumulate for Accumulator {
 
     fn builder_mut(&mut self) -> &mut MessageBuilder {
         &mut self.builder
+    }
+}
+
+/// One step of a `jsonPath`.
+#[derive(Clone, Debug, PartialEq)]
+enum Seg {
+    Key(String),
+    Index(u64),
+}
+
+/// The value of one `partialArgs` entry.
+enum Leaf<'a> {
+    /// A string, or the next piece of one.
+    Str(&'a str),
+    /// A number, boolean or null, as JSON text.
+    Json(String),
+}
+
+/// An open container of the arguments being written.
+#[derive(Clone, Debug)]
+struct Frame {
+    /// How the parent reaches it (`None` for the root).
+    seg: Option<Seg>,
+    is_array: bool,
+    /// Members written so far (a comma goes before the next).
+    children: usize,
+}
+
+/// Turns `partialArgs` entries into JSON text, incrementally: the text
+/// written so far is always a prefix of the final arguments, so the
+/// argument parser reports each value as it comes.
+///
+/// Paths are expected in document order (members of one object together);
+/// a path that goes back to a container already closed opens it again,
+/// which repeats its key. An array index different from the open element's
+/// starts the next element (gaps are not filled, so a hostile index costs
+/// nothing). An entry whose path contradicts the containers already open
+/// (a key inside an array) is dropped.
+#[derive(Clone, Debug, Default)]
+struct ArgsWriter {
+    stack: Vec<Frame>,
+    /// The path of a string whose closing quote is not written yet.
+    open_string: Option<Vec<Seg>>,
+}
+
+impl ArgsWriter {
+    fn write(&mut self, path: &[Seg], leaf: Leaf<'_>, will_continue: bool) -> String {
+        let mut out = String::new();
+        let Some((last, containers)) = path.split_last() else {
+            return out;
+        };
+        if let Leaf::Str(s) = leaf {
+            if self.open_string.as_deref() == Some(path) {
+                out.push_str(&escape(s));
+                if !will_continue {
+                    out.push('"');
+                    self.open_string = None;
+                }
+                return out;
+            }
+        }
+        let first = containers.first().unwrap_or(last);
+        if self.stack.is_empty() {
+            self.stack.push(Frame {
+                seg: None,
+                is_array: matches!(first, Seg::Index(_)),
+                children: 0,
+            });
+            out.push(if matches!(first, Seg::Index(_)) {
+                '['
+            } else {
+                '{'
+            });
+        }
+        // How many open containers the new path shares (the root always).
+        let mut common = 1;
+        for (frame, seg) in self.stack.iter().skip(1).zip(containers) {
+            if frame.seg.as_ref() == Some(seg) {
+                common += 1;
+            } else {
+                break;
+            }
+        }
+        // The next step must fit the container it goes into.
+        let next = containers.get(common - 1).unwrap_or(last);
+        let fits = self
+            .stack
+            .get(common - 1)
+            .is_some_and(|f| f.is_array == matches!(next, Seg::Index(_)));
+        if !fits {
+            return out;
+        }
+        // (The root was only just opened if nothing was open, so a string
+        // left open is the first thing to close.)
+        if self.open_string.take().is_some() {
+            out.push('"');
+        }
+        while self.stack.len() > common {
+            if let Some(frame) = self.stack.pop() {
+                out.push(if frame.is_array { ']' } else { '}' });
+            }
+        }
+        for (i, seg) in containers.iter().enumerate().skip(common - 1) {
+            let child = containers.get(i + 1).unwrap_or(last);
+            let is_array = matches!(child, Seg::Index(_));
+            self.member(&mut out, seg);
+            out.push(if is_array { '[' } else { '{' });
+            self.stack.push(Frame {
+                seg: Some(seg.clone()),
+                is_array,
+                children: 0,
+            });
+        }
+        self.member(&mut out, last);
+        match leaf {
+            Leaf::Str(s) => {
+                out.push('"');
+                out.push_str(&escape(s));
+                if will_continue {
+                    self.open_string = Some(path.to_vec());
+                } else {
+                    out.push('"');
+                }
+            }
+            Leaf::Json(text) => out.push_str(&text),
+        }
+        out
+    }
+
+    /// The separator and key before a new member of the innermost
+    /// container.
+    fn member(&mut self, out: &mut String, seg: &Seg) {
+        let Some(top) = self.stack.last_mut() else {
+            return;
+        };
+        if top.children > 0 {
+            out.push(',');
+        }
+        top.children += 1;
+        if let Seg::Key(key) = seg {
+            out.push_str(&Value::from(key.as_str()).to_json());
+            out.push(':');
+        }
+    }
+
+    /// The text that closes everything open ("" if nothing was written,
+    /// which the argument stream reads as `{}`).
+    fn close(&mut self) -> String {
+        let mut out = String::new();
+        if self.open_string.take().is_some() {
+            out.push('"');
+        }
+        while let Some(frame) = self.stack.pop() {
+            out.push(if frame.is_array { ']' } else { '}' });
+        }
+        out
+    }
+}
+
+/// A string's JSON text without its quotes.
+fn escape(s: &str) -> String {
+    let quoted = Value::from(s).to_json();
+    quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .map_or_else(String::new, String::from)
+}
+
+/// Parses the JSONPath subset Gemini sends (RFC 9535 normalized paths):
+/// `$`, then `.name`, `[0]`, `['name']` or `["name"]` steps. `None` for
+/// anything else (the entry is then dropped), and for `$` alone.
+fn parse_json_path(path: &str) -> Option<Vec<Seg>> {
+    let mut rest = path.strip_prefix('$')?;
+    let mut segs = Vec::new();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            let (name, tail) = after.split_at(end);
+            if name.is_empty() {
+                return None;
+            }
+            segs.push(Seg::Key(String::from(name)));
+            rest = tail;
+        } else if let Some(after) = rest.strip_prefix('[') {
+            if let Some(quoted) = after
+                .strip_prefix('\'')
+                .map(|q| (q, '\''))
+                .or_else(|| after.strip_prefix('"').map(|q| (q, '"')))
+            {
+                let (body, quote) = quoted;
+                let mut key = String::new();
+                let mut chars = body.char_indices();
+                let mut end = None;
+                while let Some((i, c)) = chars.next() {
+                    if c == '\\' {
+                        match chars.next() {
+                            Some((_, 'n')) => key.push('\n'),
+                            Some((_, 't')) => key.push('\t'),
+                            Some((_, e)) => key.push(e),
+                            None => return None,
+                        }
+                    } else if c == quote {
+                        end = Some(i + c.len_utf8());
+                        break;
+                    } else {
+                        key.push(c);
+                    }
+                }
+                let tail = body.get(end?..)?.strip_prefix(']')?;
+                segs.push(Seg::Key(key));
+                rest = tail;
+            } else {
+                let close = after.find(']')?;
+                let (digits, tail) = after.split_at(close);
+                let index = digits.parse::<u64>().ok()?;
+                segs.push(Seg::Index(index));
+                rest = tail.strip_prefix(']')?;
+            }
+        } else {
+            return None;
+        }
+    }
+    (!segs.is_empty()).then_some(segs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(k: &str) -> Seg {
+        Seg::Key(String::from(k))
+    }
+
+    #[test]
+    fn json_paths() {
+        assert_eq!(
+            parse_json_path("$.location"),
+            Some(alloc::vec![key("location")])
+        );
+        assert_eq!(
+            parse_json_path("$.operations[0].price"),
+            Some(alloc::vec![key("operations"), Seg::Index(0), key("price")])
+        );
+        assert_eq!(
+            parse_json_path("$['a.b'][\"c\\\"d\"]"),
+            Some(alloc::vec![key("a.b"), key("c\"d")])
+        );
+        assert_eq!(parse_json_path("$"), None);
+        assert_eq!(parse_json_path("location"), None);
+        assert_eq!(parse_json_path("$[x]"), None);
+        assert_eq!(parse_json_path("$['open"), None);
+        assert_eq!(parse_json_path("$.."), None);
+    }
+
+    #[test]
+    fn writer_nests_and_closes() {
+        let mut w = ArgsWriter::default();
+        let mut text = String::new();
+        let ops = |i, k: &str| alloc::vec![key("ops"), Seg::Index(i), key(k)];
+        text += &w.write(&ops(0, "a"), Leaf::Str("x"), true);
+        text += &w.write(&ops(0, "a"), Leaf::Str("y"), false);
+        text += &w.write(&ops(0, "n"), Leaf::Json(String::from("0.5")), false);
+        text += &w.write(&ops(1, "a"), Leaf::Str("z"), true);
+        text += &w.write(&[key("flag")], Leaf::Json(String::from("true")), false);
+        text += &w.close();
+        assert_eq!(
+            text,
+            r#"{"ops":[{"a":"xy","n":0.5},{"a":"z"}],"flag":true}"#
+        );
+    }
+
+    #[test]
+    fn writer_drops_contradicting_paths() {
+        let mut w = ArgsWriter::default();
+        let mut text = w.write(&[key("a"), Seg::Index(0)], Leaf::Str("x"), false);
+        text += &w.write(&[key("a"), key("b")], Leaf::Str("y"), false);
+        text += &w.close();
+        assert_eq!(text, r#"{"a":["x"]}"#);
     }
 }
