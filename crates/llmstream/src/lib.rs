@@ -18,3 +18,4 @@ pub mod chunker;
 pub mod json;
 pub mod providers;
 pub mod sse;
+pub mod tools;

@@ -1,17 +1,86 @@
-//! `llmstream actions` (not built yet).
+//! `llmstream actions`: JSON action objects (tool calls) found in model
+//! text, as events.
 
 use clap::Args;
+use llmstream::json::{Map, Value};
+use llmstream::tools::{ActionEvent, ActionStream};
 
 use crate::input::InputArgs;
+use crate::output::Lines;
 use crate::Failure;
 
 /// The arguments of `llmstream actions`.
 #[derive(Args, Debug)]
+#[command(after_help = "Example:
+  printf 'Searching.\\n```json\\n{\"action\":\"search\",\"q\":\"rust\"}\\n```\\n' | llmstream actions")]
 pub struct ActionsArgs {
     #[command(flatten)]
     pub input: InputArgs,
 }
 
-pub fn run(_args: &ActionsArgs) -> Result<(), Failure> {
-    Err(Failure::Usage("the actions subcommand is not built yet".into()))
+pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
+    let data = args.input.read().map_err(Failure::Usage)?;
+    let mut stream = ActionStream::new();
+    let mut out = Lines::new();
+    for piece in args.input.pieces(&data) {
+        stream.push_bytes(piece);
+        while let Some(event) = stream.next_event() {
+            out.line(&event_value(&event).to_json());
+        }
+    }
+    stream.finish();
+    while let Some(event) = stream.next_event() {
+        out.line(&event_value(&event).to_json());
+    }
+    Ok(())
+}
+
+/// An action event in the CLI contract's form.
+pub fn event_value(event: &ActionEvent) -> Value {
+    let mut m = Map::new();
+    match event {
+        ActionEvent::Text(text) => {
+            m.push("type", Value::from("text"));
+            m.push("text", Value::from(text.as_str()));
+        }
+        ActionEvent::ToolCallStart { call, name } => {
+            m.push("type", Value::from("tool_call_start"));
+            m.push("call", Value::from(*call));
+            m.push("name", Value::from(name.as_str()));
+        }
+        ActionEvent::ArgumentDelta { call, path, text } => {
+            m.push("type", Value::from("argument_delta"));
+            m.push("call", Value::from(*call));
+            m.push("path", Value::from(path.to_string()));
+            m.push("text", Value::from(text.as_str()));
+        }
+        ActionEvent::Argument { call, path, value } => {
+            m.push("type", Value::from("argument"));
+            m.push("call", Value::from(*call));
+            m.push("path", Value::from(path.to_string()));
+            m.push("value", value.clone());
+        }
+        ActionEvent::ToolCallEnd {
+            call,
+            name,
+            arguments,
+        } => {
+            m.push("type", Value::from("tool_call_end"));
+            m.push("call", Value::from(*call));
+            m.push("name", Value::from(name.as_str()));
+            m.push("arguments", arguments.clone());
+        }
+        ActionEvent::Json(value) => {
+            m.push("type", Value::from("json"));
+            m.push("value", value.clone());
+        }
+        ActionEvent::Error { message, partial } => {
+            m.push("type", Value::from("error"));
+            m.push("message", Value::from(message.as_str()));
+            if let Some(partial) = partial {
+                m.push("partial", partial.clone());
+            }
+        }
+    }
+    Value::Object(m)
 }

@@ -1,0 +1,651 @@
+//! JSON action objects in model text: ```json fences, bare objects, prose.
+
+use alloc::collections::VecDeque;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::json::{Error, EventKind, Number, Options, Parser, Path, PathBuf, Segment, Value};
+
+/// Finds the JSON "action" objects a model writes in its text — objects
+/// with an `action` member naming a tool, inside ```json (or bare ```)
+/// fences or at the start of a line, among prose — and reports them as tool
+/// calls while they stream.
+///
+/// - Prose outside the JSON is reported as [`ActionEvent::Text`], so a UI
+///   can show it; the fences around JSON are not.
+/// - The call starts when the `action` string completes. Members before it
+///   are held and replayed, in order, right after the start, so arguments
+///   always follow the start whatever the member order.
+/// - Several actions may follow each other, or come as a top-level array of
+///   action objects. An object without `action` is reported whole as
+///   [`ActionEvent::Json`], not as a tool call.
+/// - A fence that never closes or an object that never ends is reported at
+///   [`ActionStream::finish`], with what arrived kept.
+///
+/// ```
+/// use llmstream::tools::{ActionEvent, ActionStream};
+///
+/// let mut actions = ActionStream::new();
+/// for piece in ["Let me look.\n``", "`json\n{\"query\": \"ru", "st\", \"action\": \"search\"}\n```\nDone."] {
+///     actions.push(piece);
+/// }
+/// actions.finish();
+/// let events: Vec<ActionEvent> = std::iter::from_fn(|| actions.next_event()).collect();
+/// assert_eq!(events[0], ActionEvent::Text("Let me look.\n".into()));
+/// assert!(events.iter().any(|e| matches!(e, ActionEvent::ToolCallStart { name, .. } if name == "search")));
+/// assert_eq!(events.last(), Some(&ActionEvent::Text("\nDone.".into())));
+/// ```
+#[derive(Clone, Debug)]
+pub struct ActionStream {
+    mode: Mode,
+    /// Prose not yet reported.
+    text: String,
+    /// Backticks at the end of the input so far that may start a fence.
+    ticks: usize,
+    /// Whether only whitespace has followed the last line break.
+    line_start: bool,
+    /// The info string of a fence being opened (`json`).
+    info: String,
+    /// Whitespace after a fence opening, kept in case the fence is code.
+    fence_ws: String,
+    /// Whether the current JSON is inside a fence.
+    fenced: bool,
+    parser: Option<Parser>,
+    /// The raw text of the current JSON value (reported as prose if it
+    /// turns out not to be JSON outside a fence).
+    raw: String,
+    current: Current,
+    next_call: u64,
+    events: VecDeque<ActionEvent>,
+    /// Bytes of a UTF-8 sequence cut by the end of a `push_bytes` piece.
+    utf8: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Text outside any fence.
+    Prose,
+    /// After an opening fence's backticks, reading its info string.
+    FenceInfo,
+    /// Inside a fence, before its content shows whether it is JSON.
+    FenceBody,
+    /// Inside a fence whose content is not JSON: text until it closes.
+    CodeFence,
+    /// Inside a JSON value.
+    Json,
+    /// Inside a fence after a JSON value: more JSON, or the closing fence.
+    AfterJson,
+}
+
+/// The action object being read.
+#[derive(Clone, Debug, Default)]
+struct Current {
+    /// Whether the top-level value is an array of actions.
+    array: bool,
+    /// The call key and tool name, once `action` completed.
+    call: Option<(u64, String)>,
+    /// Argument events that arrived before `action`.
+    held: Vec<ActionEvent>,
+}
+
+/// What an [`ActionStream`] reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActionEvent {
+    /// Text outside the JSON.
+    Text(String),
+    /// An action's `action` member completed: a tool call begins.
+    ToolCallStart {
+        /// Counts actions from 0.
+        call: u64,
+        /// The tool name (the `action` value).
+        name: String,
+    },
+    /// More text of a string argument, at a path relative to the action
+    /// object.
+    ArgumentDelta {
+        /// The action's call number.
+        call: u64,
+        /// Where in the arguments.
+        path: PathBuf,
+        /// The new decoded text.
+        text: String,
+    },
+    /// An argument value completed.
+    Argument {
+        /// The action's call number.
+        call: u64,
+        /// Where in the arguments.
+        path: PathBuf,
+        /// The completed value.
+        value: Value,
+    },
+    /// The action object closed.
+    ToolCallEnd {
+        /// The action's call number.
+        call: u64,
+        /// The tool name.
+        name: String,
+        /// The object without its `action` member.
+        arguments: Value,
+    },
+    /// A JSON value that is not an action (no `action` string member).
+    Json(Value),
+    /// Invalid JSON in a fence, or a fence or object that never closed.
+    Error {
+        /// What went wrong, and where.
+        message: String,
+        /// What had arrived of an unfinished value.
+        partial: Option<Value>,
+    },
+}
+
+impl Default for ActionStream {
+    fn default() -> Self {
+        ActionStream::new()
+    }
+}
+
+/// Whether a fence's info string announces JSON (or nothing).
+fn is_json_info(info: &str) -> bool {
+    let info = info.trim();
+    info.is_empty()
+        || ["json", "jsonc", "json5"]
+            .iter()
+            .any(|j| info.eq_ignore_ascii_case(j))
+}
+
+/// The longest fence info string considered; longer means it was not one.
+const MAX_INFO: usize = 64;
+
+impl ActionStream {
+    /// A stream at the start of the model's text.
+    pub fn new() -> Self {
+        ActionStream {
+            mode: Mode::Prose,
+            text: String::new(),
+            ticks: 0,
+            line_start: true,
+            info: String::new(),
+            fence_ws: String::new(),
+            fenced: false,
+            parser: None,
+            raw: String::new(),
+            current: Current::default(),
+            next_call: 0,
+            events: VecDeque::new(),
+            utf8: Vec::new(),
+        }
+    }
+
+    /// The next event.
+    pub fn next_event(&mut self) -> Option<ActionEvent> {
+        self.events.pop_front()
+    }
+
+    /// Feeds the next piece of model text.
+    pub fn push(&mut self, input: &str) {
+        let mut i = 0;
+        while i < input.len() {
+            let rest = input.get(i..).unwrap_or("");
+            i += match self.mode {
+                Mode::Prose | Mode::CodeFence => self.prose(rest),
+                Mode::FenceInfo => self.fence_info(rest),
+                Mode::FenceBody | Mode::AfterJson => self.fence_body(rest),
+                Mode::Json => self.json(rest),
+            };
+        }
+        self.flush_text();
+    }
+
+    /// Feeds bytes: a UTF-8 sequence cut by the end of a piece waits for the
+    /// next one; invalid bytes become U+FFFD.
+    pub fn push_bytes(&mut self, bytes: &[u8]) {
+        let mut buf = core::mem::take(&mut self.utf8);
+        buf.extend_from_slice(bytes);
+        let mut start = 0;
+        loop {
+            let rest = buf.get(start..).unwrap_or(&[]);
+            match core::str::from_utf8(rest) {
+                Ok(text) => {
+                    let text = String::from(text);
+                    self.push(&text);
+                    break;
+                }
+                Err(e) => {
+                    let valid = e.valid_up_to();
+                    let text = String::from(
+                        core::str::from_utf8(rest.get(..valid).unwrap_or(&[])).unwrap_or(""),
+                    );
+                    self.push(&text);
+                    match e.error_len() {
+                        Some(n) => {
+                            self.push("\u{FFFD}");
+                            start += valid + n;
+                        }
+                        None => {
+                            self.utf8 = rest.get(valid..).unwrap_or(&[]).to_vec();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The text ended: reports an unclosed fence or unfinished object.
+    pub fn finish(&mut self) {
+        if !self.utf8.is_empty() {
+            self.utf8.clear();
+            self.push("\u{FFFD}");
+        }
+        if self.ticks > 0 {
+            let ticks = core::mem::take(&mut self.ticks);
+            for _ in 0..ticks {
+                self.text.push('`');
+            }
+        }
+        if self.mode == Mode::Json {
+            let mut partial = None;
+            let mut message = String::from("JSON value never closed");
+            if let Some(parser) = self.parser.as_mut() {
+                match parser.end_partial() {
+                    Ok(value) => partial = value,
+                    Err(e) => message = format!("invalid JSON: {e}"),
+                }
+            }
+            if let Some((call, name)) = &self.current.call {
+                message = format!("action {call} ({name}) never closed: {message}");
+            }
+            self.events
+                .push_back(ActionEvent::Error { message, partial });
+            self.parser = None;
+        } else if self.mode != Mode::Prose {
+            let message = String::from("code fence never closed");
+            self.events.push_back(ActionEvent::Error {
+                message,
+                partial: None,
+            });
+        }
+        self.mode = Mode::Prose;
+        self.flush_text();
+    }
+
+    fn flush_text(&mut self) {
+        if !self.text.is_empty() {
+            let text = core::mem::take(&mut self.text);
+            self.events.push_back(ActionEvent::Text(text));
+        }
+    }
+
+    /// Counts backticks at the start of `rest` (after any held ones).
+    /// Returns the bytes used and whether three were reached.
+    fn backticks(&mut self, rest: &str) -> (usize, bool) {
+        let n = rest.bytes().take_while(|&b| b == b'`').count();
+        let total = self.ticks + n;
+        if total >= 3 {
+            self.ticks = 0;
+            // Exactly three open or close a fence; more are taken with it.
+            return (n, true);
+        }
+        if n == rest.len() {
+            // The piece ended: these may still become a fence.
+            self.ticks = total;
+        } else {
+            self.ticks = 0;
+            for _ in 0..total {
+                self.text.push('`');
+            }
+            self.line_start = false;
+        }
+        (n, false)
+    }
+
+    /// Prose (or the content of a code fence): up to the next byte that may
+    /// change the mode.
+    fn prose(&mut self, rest: &str) -> usize {
+        let code = self.mode == Mode::CodeFence;
+        let bytes = rest.as_bytes();
+        let Some(&first) = bytes.first() else {
+            return 0;
+        };
+        if first == b'`' {
+            let (used, fence) = self.backticks(rest);
+            if fence {
+                if code {
+                    self.text.push_str("```");
+                    self.mode = Mode::Prose;
+                    self.line_start = false;
+                } else {
+                    self.mode = Mode::FenceInfo;
+                    self.info.clear();
+                }
+            }
+            return used;
+        }
+        if self.ticks > 0 {
+            for _ in 0..core::mem::take(&mut self.ticks) {
+                self.text.push('`');
+            }
+            self.line_start = false;
+        }
+        if !code && self.line_start && (first == b'{' || first == b'[') {
+            self.start_json(false);
+            return 0;
+        }
+        let run = bytes
+            .iter()
+            .position(|&b| b == b'`' || b == b'\n' || (!code && (b == b'{' || b == b'[')))
+            .unwrap_or(bytes.len());
+        if run == 0 {
+            // A line break, or a brace that is not at a line start.
+            self.text.push(char::from(first));
+            self.line_start = first == b'\n';
+            return 1;
+        }
+        let chunk = rest.get(..run).unwrap_or("");
+        if chunk.bytes().any(|b| !matches!(b, b' ' | b'\t' | b'\r')) {
+            self.line_start = false;
+        }
+        self.text.push_str(chunk);
+        run
+    }
+
+    /// The info string after an opening fence, up to its line break.
+    fn fence_info(&mut self, rest: &str) -> usize {
+        let end = rest.find('\n');
+        let part = rest.get(..end.unwrap_or(rest.len())).unwrap_or("");
+        self.info.push_str(part);
+        if self.info.len() > MAX_INFO {
+            // Not a fence opening after all: give the text back.
+            self.text.push_str("```");
+            let info = core::mem::take(&mut self.info);
+            self.text.push_str(&info);
+            self.mode = Mode::Prose;
+            self.line_start = false;
+            return part.len();
+        }
+        let Some(end) = end else {
+            return part.len();
+        };
+        if is_json_info(&self.info) {
+            self.mode = Mode::FenceBody;
+            self.fence_ws.clear();
+        } else {
+            self.text.push_str("```");
+            let info = core::mem::take(&mut self.info);
+            self.text.push_str(&info);
+            self.text.push('\n');
+            self.mode = Mode::CodeFence;
+        }
+        end + 1
+    }
+
+    /// Inside a fence, where JSON may start (or, after a value, the fence
+    /// may close).
+    fn fence_body(&mut self, rest: &str) -> usize {
+        let bytes = rest.as_bytes();
+        let Some(&first) = bytes.first() else {
+            return 0;
+        };
+        if first == b'`' || self.ticks > 0 {
+            if first == b'`' {
+                let (used, fence) = self.backticks(rest);
+                if fence {
+                    // The fence closes (an empty one shows nothing).
+                    self.fence_ws.clear();
+                    self.mode = Mode::Prose;
+                    self.line_start = false;
+                }
+                return used;
+            }
+            // Backticks that did not make a fence: the content is code.
+            self.become_code_fence();
+            return 0;
+        }
+        match first {
+            b' ' | b'\t' | b'\r' | b'\n' => {
+                self.fence_ws.push(char::from(first));
+                1
+            }
+            b'{' | b'[' => {
+                self.fence_ws.clear();
+                self.start_json(true);
+                0
+            }
+            _ => {
+                self.become_code_fence();
+                0
+            }
+        }
+    }
+
+    /// The fence turned out to hold something other than JSON: show it.
+    fn become_code_fence(&mut self) {
+        if self.mode == Mode::FenceBody {
+            self.text.push_str("```");
+            let info = core::mem::take(&mut self.info);
+            self.text.push_str(&info);
+            self.text.push('\n');
+        }
+        let ws = core::mem::take(&mut self.fence_ws);
+        self.text.push_str(&ws);
+        for _ in 0..core::mem::take(&mut self.ticks) {
+            self.text.push('`');
+        }
+        self.mode = Mode::CodeFence;
+    }
+
+    fn start_json(&mut self, fenced: bool) {
+        // The prose before the JSON comes before its events.
+        self.flush_text();
+        let options = Options::new().trailing_commas(true).stop_after_value(true);
+        self.parser = Some(Parser::with_options(options));
+        self.raw.clear();
+        self.current = Current::default();
+        self.fenced = fenced;
+        self.mode = Mode::Json;
+    }
+
+    /// Feeds JSON text; returns the bytes the value took.
+    fn json(&mut self, rest: &str) -> usize {
+        let Some(mut parser) = self.parser.take() else {
+            self.mode = Mode::Prose;
+            return 0;
+        };
+        let mut found: Vec<Found> = Vec::new();
+        let mut error: Option<Error> = None;
+        let mut feed = parser.feed(rest.as_bytes());
+        while let Some(event) = feed.next_event() {
+            match event {
+                Ok(event) => gather(&mut found, event.path, event.kind),
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        let used = feed.consumed().min(rest.len());
+        drop(feed);
+        self.raw.push_str(rest.get(..used).unwrap_or(""));
+        let root = parser.snapshot().cloned();
+        for item in found {
+            self.handle(item, root.as_ref());
+        }
+        if let Some(e) = error {
+            // Outside a fence, what looked like JSON was prose after all.
+            if self.fenced {
+                self.events.push_back(ActionEvent::Error {
+                    message: format!("invalid JSON in fence: {e}"),
+                    partial: None,
+                });
+                self.mode = Mode::CodeFence;
+            } else {
+                self.mode = Mode::Prose;
+                self.line_start = false;
+            }
+            let raw = core::mem::take(&mut self.raw);
+            self.text.push_str(&raw);
+            self.current = Current::default();
+            // The offending byte is read again as text: the mode changed,
+            // so it cannot start JSON again.
+            return used;
+        }
+        if parser.is_complete() {
+            self.mode = if self.fenced {
+                Mode::AfterJson
+            } else {
+                Mode::Prose
+            };
+            self.line_start = false;
+            self.fence_ws.clear();
+            return used;
+        }
+        self.parser = Some(parser);
+        used
+    }
+
+    /// Acts on one JSON event, with the snapshot as of the end of its piece.
+    fn handle(&mut self, item: Found, root: Option<&Value>) {
+        let Found { path, kind } = item;
+        let depth = path.segments().len();
+        if depth == 0 {
+            match kind {
+                FoundKind::StartArray => self.current.array = true,
+                FoundKind::StartObject => {}
+                FoundKind::End | FoundKind::Value(_) if !self.current.array => {
+                    self.end_object(PathBuf::new(), root);
+                }
+                _ => {}
+            }
+            return;
+        }
+        let prefix = usize::from(self.current.array);
+        if depth == prefix {
+            match kind {
+                FoundKind::End | FoundKind::Value(_) => self.end_object(path, root),
+                _ => {
+                    // A new element of the array of actions.
+                    self.current.call = None;
+                    self.current.held.clear();
+                }
+            }
+            return;
+        }
+        let segments = path.segments();
+        let rel = PathBuf::from(segments.get(prefix..).unwrap_or(&[]).to_vec());
+        let is_action = matches!(rel.segments(), [Segment::Key(k)] if k == "action");
+        if is_action && self.current.call.is_none() {
+            match kind {
+                FoundKind::Value(Value::String(name)) => {
+                    let call = self.next_call;
+                    self.next_call += 1;
+                    self.events.push_back(ActionEvent::ToolCallStart {
+                        call,
+                        name: name.clone(),
+                    });
+                    self.current.call = Some((call, name));
+                    let held = core::mem::take(&mut self.current.held);
+                    for mut event in held {
+                        set_call(&mut event, call);
+                        self.events.push_back(event);
+                    }
+                    return;
+                }
+                FoundKind::Delta(_) => return,
+                _ => {}
+            }
+        }
+        let call = self.current.call.as_ref().map_or(0, |(c, _)| *c);
+        let event = match kind {
+            FoundKind::Delta(text) => ActionEvent::ArgumentDelta {
+                call,
+                path: rel,
+                text,
+            },
+            FoundKind::Value(value) => ActionEvent::Argument {
+                call,
+                path: rel,
+                value,
+            },
+            FoundKind::End => {
+                let Some(value) = root.and_then(|r| r.at(path.as_path())) else {
+                    return;
+                };
+                ActionEvent::Argument {
+                    call,
+                    path: rel,
+                    value: value.clone(),
+                }
+            }
+            FoundKind::StartObject | FoundKind::StartArray => return,
+        };
+        if self.current.call.is_some() {
+            self.events.push_back(event);
+        } else {
+            self.current.held.push(event);
+        }
+    }
+
+    /// An action object (or a value that is not one) closed at `path`.
+    fn end_object(&mut self, path: PathBuf, root: Option<&Value>) {
+        let value = root.and_then(|r| r.at(path.as_path())).cloned();
+        self.current.held.clear();
+        match (self.current.call.take(), value) {
+            (Some((call, name)), Some(Value::Object(mut map))) => {
+                map.remove("action");
+                self.events.push_back(ActionEvent::ToolCallEnd {
+                    call,
+                    name,
+                    arguments: Value::Object(map),
+                });
+            }
+            (_, Some(value)) => self.events.push_back(ActionEvent::Json(value)),
+            (_, None) => {}
+        }
+    }
+}
+
+/// Gives a held argument event its call number.
+fn set_call(event: &mut ActionEvent, number: u64) {
+    match event {
+        ActionEvent::ArgumentDelta { call, .. } | ActionEvent::Argument { call, .. } => {
+            *call = number;
+        }
+        _ => {}
+    }
+}
+
+/// A JSON event, owned, gathered while the parser is borrowed.
+struct Found {
+    path: PathBuf,
+    kind: FoundKind,
+}
+
+enum FoundKind {
+    StartObject,
+    StartArray,
+    Delta(String),
+    Value(Value),
+    /// A container closed (its value is read from the snapshot).
+    End,
+}
+
+fn gather(found: &mut Vec<Found>, path: Path<'_>, kind: EventKind<'_>) {
+    let kind = match kind {
+        EventKind::StartObject => FoundKind::StartObject,
+        EventKind::StartArray => FoundKind::StartArray,
+        EventKind::EndObject | EventKind::EndArray => FoundKind::End,
+        EventKind::StringDelta(t) => FoundKind::Delta(String::from(t)),
+        EventKind::String(t) => FoundKind::Value(Value::from(t)),
+        EventKind::Number(raw) => {
+            FoundKind::Value(Number::from_text(raw).map_or(Value::Null, Value::Number))
+        }
+        EventKind::Bool(b) => FoundKind::Value(Value::Bool(b)),
+        EventKind::Null => FoundKind::Value(Value::Null),
+    };
+    found.push(Found {
+        path: path.to_path_buf(),
+        kind,
+    });
+}

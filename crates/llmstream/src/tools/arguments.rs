@@ -1,0 +1,174 @@
+//! Tool-call arguments parsed as their fragments arrive.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::json::{Error, EventKind, Number, Parser, PathBuf, Value};
+
+/// One tool call's argument text, parsed incrementally.
+///
+/// Each fragment is fed to a [`json::Parser`](crate::json::Parser) once, so
+/// the arguments are a live partial value and a stream of path-aware deltas
+/// during the stream — never re-parsed from the start. Free-text tools
+/// (OpenAI custom tools) keep the text only.
+#[derive(Clone, Debug)]
+pub struct ArgumentStream {
+    text: String,
+    parser: Option<Parser>,
+    error: Option<Error>,
+    ended: bool,
+}
+
+/// What a fragment revealed about the arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgumentEvent {
+    /// More text of the string at `path`.
+    Delta {
+        /// Where in the arguments.
+        path: PathBuf,
+        /// The new decoded text.
+        text: String,
+    },
+    /// The value at `path` completed (the root's completion is the end of
+    /// the arguments, reported by [`ArgumentStream::end`] instead).
+    Value {
+        /// Where in the arguments.
+        path: PathBuf,
+        /// The completed value.
+        value: Value,
+    },
+}
+
+impl Default for ArgumentStream {
+    fn default() -> Self {
+        ArgumentStream::json()
+    }
+}
+
+impl ArgumentStream {
+    /// Arguments that are JSON (function tools).
+    pub fn json() -> Self {
+        ArgumentStream {
+            text: String::new(),
+            parser: Some(Parser::new()),
+            error: None,
+            ended: false,
+        }
+    }
+
+    /// Arguments that are free text (custom tools): kept, not parsed.
+    pub fn text() -> Self {
+        ArgumentStream {
+            text: String::new(),
+            parser: None,
+            error: None,
+            ended: false,
+        }
+    }
+
+    /// The raw text received so far.
+    pub fn raw(&self) -> &str {
+        &self.text
+    }
+
+    /// The live partial arguments (JSON tools only).
+    pub fn snapshot(&self) -> Option<&Value> {
+        self.parser.as_ref().and_then(Parser::snapshot)
+    }
+
+    /// Why the text is not valid JSON, once known.
+    pub fn error(&self) -> Option<&Error> {
+        self.error.as_ref()
+    }
+
+    /// Whether [`ArgumentStream::end`] was called.
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Appends a fragment, handing what it revealed to `emit`.
+    pub fn push(&mut self, fragment: &str, mut emit: impl FnMut(ArgumentEvent)) {
+        self.text.push_str(fragment);
+        let Some(parser) = self.parser.as_mut() else {
+            return;
+        };
+        if self.error.is_some() {
+            return;
+        }
+        // Events borrow the parser; a completed container's value is read
+        // from the snapshot once the piece is consumed, so events are
+        // gathered first and emitted in order after.
+        let mut found: Vec<Found> = Vec::new();
+        let mut feed = parser.feed(fragment.as_bytes());
+        while let Some(event) = feed.next_event() {
+            let event = match event {
+                Ok(event) => event,
+                Err(e) => {
+                    self.error = Some(e);
+                    break;
+                }
+            };
+            if event.path.is_empty() {
+                continue;
+            }
+            let path = event.path.to_path_buf();
+            found.push(match event.kind {
+                EventKind::StringDelta(text) => Found::Delta(path, String::from(text)),
+                EventKind::String(text) => Found::Value(path, Value::from(text)),
+                EventKind::Number(raw) => Found::Value(
+                    path,
+                    Number::from_text(raw).map_or(Value::Null, Value::Number),
+                ),
+                EventKind::Bool(b) => Found::Value(path, Value::Bool(b)),
+                EventKind::Null => Found::Value(path, Value::Null),
+                EventKind::EndObject | EventKind::EndArray => Found::Container(path),
+                EventKind::StartObject | EventKind::StartArray => continue,
+            });
+        }
+        drop(feed);
+        let root = parser.snapshot();
+        for item in found {
+            match item {
+                Found::Delta(path, text) => emit(ArgumentEvent::Delta { path, text }),
+                Found::Value(path, value) => emit(ArgumentEvent::Value { path, value }),
+                Found::Container(path) => {
+                    if let Some(value) = root.and_then(|r| r.at(path.as_path())) {
+                        emit(ArgumentEvent::Value {
+                            value: value.clone(),
+                            path,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the arguments: their final value. No fragments at all (or only
+    /// whitespace) means `{}`. JSON cut short is kept as its best-effort
+    /// value, with [`ArgumentStream::error`] saying why; invalid JSON, and
+    /// free text, give the text as a string.
+    pub fn end(&mut self) -> Value {
+        self.ended = true;
+        let Some(parser) = self.parser.as_mut() else {
+            return Value::from(self.text.as_str());
+        };
+        if self.text.trim().is_empty() {
+            return Value::Object(crate::json::Map::new());
+        }
+        if self.error.is_some() {
+            return Value::from(self.text.as_str());
+        }
+        if let Err(e) = parser.end() {
+            self.error = Some(e);
+            return parser.partial_value().unwrap_or(Value::Null);
+        }
+        parser.snapshot().cloned().unwrap_or(Value::Null)
+    }
+}
+
+/// An event gathered while the parser is borrowed.
+enum Found {
+    Delta(PathBuf, String),
+    Value(PathBuf, Value),
+    Container(PathBuf),
+}

@@ -1,0 +1,187 @@
+//! Many tool calls' argument streams at once, keyed by call id.
+
+use alloc::collections::{BTreeMap, VecDeque};
+use alloc::format;
+use alloc::string::String;
+
+use super::arguments::{ArgumentEvent, ArgumentStream};
+use crate::json::{PathBuf, Value};
+
+/// Argument streams keyed by tool-call id: calls may interleave freely, each
+/// keeps its own parser state and nothing is rescanned.
+///
+/// ```
+/// use llmstream::tools::{ArgumentStreams, ToolEvent};
+///
+/// let mut calls = ArgumentStreams::new();
+/// calls.push("call_1", r#"{"blocks":[{"content":"Hel"#);
+/// calls.push("call_2", r#"{"q":"rust"}"#);
+/// calls.push("call_1", r#"lo"}]}"#);
+/// calls.end("call_1");
+/// let deltas: Vec<String> = std::iter::from_fn(|| calls.next_event())
+///     .filter_map(|e| match e {
+///         ToolEvent::ArgumentDelta { id, path, text } => Some(format!("{id} {path} += {text}")),
+///         _ => None,
+///     })
+///     .collect();
+/// assert_eq!(deltas, [
+///     "call_1 blocks[0].content += Hel",
+///     "call_2 q += rust",
+///     "call_1 blocks[0].content += lo",
+/// ]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ArgumentStreams {
+    calls: BTreeMap<String, ArgumentStream>,
+    events: VecDeque<ToolEvent>,
+}
+
+/// What the argument streams report, each event naming its call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolEvent {
+    /// More text of the string at `path` in the call's arguments.
+    ArgumentDelta {
+        /// The call id.
+        id: String,
+        /// Where in the arguments.
+        path: PathBuf,
+        /// The new decoded text.
+        text: String,
+    },
+    /// A value inside the arguments completed.
+    Argument {
+        /// The call id.
+        id: String,
+        /// Where in the arguments.
+        path: PathBuf,
+        /// The completed value.
+        value: Value,
+    },
+    /// The arguments ended (see [`ArgumentStream::end`] for what the value
+    /// is when they were empty, cut short or invalid).
+    End {
+        /// The call id.
+        id: String,
+        /// The final arguments.
+        arguments: Value,
+    },
+    /// The call's text is not valid JSON, or an accumulated text did not
+    /// extend what came before.
+    Error {
+        /// The call id.
+        id: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl ArgumentStreams {
+    /// No calls yet.
+    pub fn new() -> Self {
+        ArgumentStreams::default()
+    }
+
+    /// The next event, oldest first.
+    pub fn next_event(&mut self) -> Option<ToolEvent> {
+        self.events.pop_front()
+    }
+
+    /// The live partial arguments of a call.
+    pub fn arguments(&self, id: &str) -> Option<&Value> {
+        self.calls.get(id)?.snapshot()
+    }
+
+    /// The raw argument text of a call so far.
+    pub fn text(&self, id: &str) -> Option<&str> {
+        self.calls.get(id).map(ArgumentStream::raw)
+    }
+
+    /// The ids seen so far, in order.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.calls.keys().map(String::as_str)
+    }
+
+    /// Appends a fragment of a call's arguments (the call is created on its
+    /// first fragment).
+    pub fn push(&mut self, id: &str, fragment: &str) {
+        let stream = self.calls.entry(String::from(id)).or_default();
+        if stream.is_ended() {
+            self.events.push_back(ToolEvent::Error {
+                id: String::from(id),
+                message: String::from("arguments received after the call ended"),
+            });
+            return;
+        }
+        let had_error = stream.error().is_some();
+        let events = &mut self.events;
+        stream.push(fragment, |event| {
+            events.push_back(match event {
+                ArgumentEvent::Delta { path, text } => ToolEvent::ArgumentDelta {
+                    id: String::from(id),
+                    path,
+                    text,
+                },
+                ArgumentEvent::Value { path, value } => ToolEvent::Argument {
+                    id: String::from(id),
+                    path,
+                    value,
+                },
+            });
+        });
+        if let (false, Some(e)) = (had_error, stream.error()) {
+            let message = format!("arguments are not valid JSON: {e}");
+            self.events.push_back(ToolEvent::Error {
+                id: String::from(id),
+                message,
+            });
+        }
+    }
+
+    /// Takes the accumulated text so far (as some providers send it) and
+    /// pushes only what is new. A text that does not extend what came
+    /// before is an error event, and is ignored.
+    pub fn push_accumulated(&mut self, id: &str, text: &str) {
+        let known = self.calls.get(id).map_or("", ArgumentStream::raw);
+        match text.strip_prefix(known) {
+            Some(new) => {
+                if !new.is_empty() || !self.calls.contains_key(id) {
+                    let new = String::from(new);
+                    self.push(id, &new);
+                }
+            }
+            None => {
+                let message = format!(
+                    "accumulated text does not extend the {} bytes received before",
+                    known.len()
+                );
+                self.events.push_back(ToolEvent::Error {
+                    id: String::from(id),
+                    message,
+                });
+            }
+        }
+    }
+
+    /// Ends a call: its final arguments, also reported as an
+    /// [`ToolEvent::End`] event. `None` for an unknown or ended call.
+    pub fn end(&mut self, id: &str) -> Option<Value> {
+        let stream = self.calls.get_mut(id)?;
+        if stream.is_ended() {
+            return None;
+        }
+        let had_error = stream.error().is_some();
+        let arguments = stream.end();
+        if let (false, Some(e)) = (had_error, stream.error()) {
+            let message = format!("arguments ended early: {e}");
+            self.events.push_back(ToolEvent::Error {
+                id: String::from(id),
+                message,
+            });
+        }
+        self.events.push_back(ToolEvent::End {
+            id: String::from(id),
+            arguments: arguments.clone(),
+        });
+        Some(arguments)
+    }
+}
