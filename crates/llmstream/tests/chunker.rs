@@ -1,0 +1,489 @@
+//! One test per rule of the snapshot chunker (issue 6), and one per kind of
+//! bad input: each names its error and leaves the chunker as it was.
+
+use llmstream::chunker::{ChunkError, ChunkErrorKind, SnapshotChunker};
+
+/// Feeds every snapshot, returns the chunks of each `process` call and of
+/// `flush`.
+fn run(lines: &[&str]) -> (Vec<Vec<String>>, Vec<String>) {
+    let mut chunker = SnapshotChunker::new();
+    let per = lines
+        .iter()
+        .map(|line| chunker.process_text(line).unwrap())
+        .collect();
+    (per, chunker.flush())
+}
+
+/// The whole output, checked to parse to the last snapshot.
+fn concat_checked(lines: &[&str]) -> String {
+    let (per, flushed) = run(lines);
+    let text: String = per.iter().flatten().chain(&flushed).cloned().collect();
+    let got: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {text}\nchunks: {per:?} {flushed:?}"));
+    let want: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!(got, want, "{text}");
+    text
+}
+
+/// The text each call emitted, joined per call.
+fn texts(lines: &[&str]) -> Vec<String> {
+    let (per, flushed) = run(lines);
+    per.iter()
+        .chain(std::iter::once(&flushed))
+        .map(|chunks| chunks.concat())
+        .collect()
+}
+
+#[test]
+fn sibling_rule_a_string_that_grows_then_gets_a_sibling_is_closed() {
+    let lines = [r#"{"name": "Mat"}"#, r#"{"name": "Matthew", "age": 30}"#];
+    assert_eq!(texts(&lines), [r#"{"name":"Mat"#, r#"thew","age":30"#, "}"]);
+    concat_checked(&lines);
+}
+
+#[test]
+fn property_order_changes_are_compared_by_path() {
+    let lines = [
+        r#"{"title": "Tr"}"#,
+        r#"{"days": [], "title": "Trip"}"#,
+        r#"{"title": "Trip", "days": [{"n": "1"}]}"#,
+        r#"{"days": [{"n": "1 a"}], "title": "Trip"}"#,
+    ];
+    assert_eq!(
+        texts(&lines),
+        [
+            r#"{"title":"Tr"#,
+            r#"ip","days":["#,
+            r#"{"n":"1"#,
+            " a",
+            r#""}]}"#
+        ]
+    );
+    concat_checked(&lines);
+}
+
+#[test]
+fn pending_rule_two_new_strings_at_once_wait_for_the_one_that_grows() {
+    let lines = [
+        r#"{"count": 5}"#,
+        r#"{"count": 5, "a": "Hello", "b": "Wor"}"#,
+        r#"{"b": "World", "a": "Hello", "count": 5}"#,
+    ];
+    // Nothing of a or b until the next snapshot shows b growing; then the
+    // unchanged one complete first, the growing one open.
+    assert_eq!(
+        texts(&lines),
+        [r#"{"count":5"#, "", r#","a":"Hello","b":"World"#, r#""}"#]
+    );
+    let (per, _) = run(&lines);
+    assert_eq!(per[2], [r#","a":"Hello""#, r#","b":"World"#]);
+    concat_checked(&lines);
+}
+
+#[test]
+fn pending_rule_a_string_and_a_container_at_once() {
+    // The empty subtitle is held as a possible placeholder until its
+    // object closes; the array that grew is opened.
+    let lines = [
+        r#"{"days": [{}]}"#,
+        r#"{"days": [{"subtitle": "", "activities": []}]}"#,
+        r#"{"days": [{"subtitle": "", "activities": [{"type": "Sight"}]}]}"#,
+    ];
+    assert_eq!(
+        texts(&lines),
+        [
+            r#"{"days":[{"#,
+            "",
+            r#""activities":[{"type":"Sight"#,
+            r#""}],"subtitle":""}]}"#
+        ]
+    );
+    concat_checked(&lines);
+}
+
+#[test]
+fn pending_rule_held_values_growing_together_stay_held_until_flush() {
+    let lines = [r#"{"a": [], "b": []}"#, r#"{"a": ["A"], "b": ["B"]}"#];
+    assert_eq!(texts(&lines), ["{", "", r#""a":["A"],"b":["B"]}"#]);
+    concat_checked(&lines);
+}
+
+#[test]
+fn unchanged_rule_an_open_string_that_stays_while_a_sibling_grows_is_closed() {
+    let lines = [
+        r#"{"a": "", "b": ""}"#,
+        r#"{"a": "Hel", "b": ""}"#,
+        r#"{"a": "Hel", "b": "Wo"}"#,
+    ];
+    assert_eq!(texts(&lines), ["{", r#""a":"Hel"#, r#"","b":"Wo"#, r#""}"#]);
+    concat_checked(&lines);
+}
+
+#[test]
+fn unchanged_rule_an_identical_snapshot_closes_nothing() {
+    let lines = [r#"{"a": "Hel"}"#, r#"{"a": "Hel"}"#, r#"{"a": "Hello"}"#];
+    assert_eq!(texts(&lines), [r#"{"a":"Hel"#, "", "lo", r#""}"#]);
+}
+
+#[test]
+fn parent_level_rule_the_parent_array_gaining_an_item_closes_the_previous_one() {
+    let lines = [
+        r#"{"items": [{"name": "Fir"}]}"#,
+        r#"{"items": [{"name": "First"}, {"name": "Sec"}]}"#,
+        r#"{"items": [{"name": "First"}, {"name": "Second"}]}"#,
+    ];
+    assert_eq!(
+        texts(&lines),
+        [
+            r#"{"items":[{"name":"Fir"#,
+            r#"st"},{"name":"Sec"#,
+            "ond",
+            r#""}]}"#
+        ]
+    );
+    concat_checked(&lines);
+}
+
+#[test]
+fn nested_empty_arrays_then_content() {
+    let lines = [
+        r#"{"days": []}"#,
+        r#"{"days": [{"activities": []}]}"#,
+        r#"{"days": [{"activities": [{"description": "Hello"}]}]}"#,
+    ];
+    assert_eq!(
+        texts(&lines),
+        [
+            r#"{"days":["#,
+            r#"{"activities":["#,
+            r#"{"description":"Hello"#,
+            r#""}]}]}"#
+        ]
+    );
+    concat_checked(&lines);
+}
+
+#[test]
+fn an_empty_object_in_an_array_stays_open_until_the_next_item() {
+    let lines = [
+        r#"{"activities": [{}]}"#,
+        r#"{"activities": [{}, {"description": "Hello"}]}"#,
+    ];
+    assert_eq!(
+        texts(&lines),
+        [
+            r#"{"activities":[{"#,
+            r#"},{"description":"Hello"#,
+            r#""}]}"#
+        ]
+    );
+    concat_checked(&lines);
+}
+
+#[test]
+fn a_new_root_member_mid_stream_closes_the_deep_chain() {
+    let lines = [
+        r#"{"days": [{"activities": [{"title": "Hello"}]}]}"#,
+        r#"{"days": [{"activities": [{"title": "Hello World"}]}], "title": "Trip"}"#,
+    ];
+    assert_eq!(
+        texts(&lines),
+        [
+            r#"{"days":[{"activities":[{"title":"Hello"#,
+            r#" World"}]}],"title":"Trip"#,
+            r#""}"#
+        ]
+    );
+    concat_checked(&lines);
+}
+
+#[test]
+fn deep_nesting() {
+    let lines = [
+        r#"{"root": {"l1": {"l2": {"l3": [[{"v": "He"}]]}}}}"#,
+        r#"{"root": {"l1": {"l2": {"l3": [[{"v": "Hello"}]]}}}}"#,
+        r#"{"root": {"l1": {"l2": {"l3": [[{"v": "Hello"}], ["z"]]}}}}"#,
+        r#"{"end": true, "root": {"l1": {"x": 1, "l2": {"l3": [[{"v": "Hello"}], ["z"]]}}}}"#,
+    ];
+    assert_eq!(
+        texts(&lines),
+        [
+            r#"{"root":{"l1":{"l2":{"l3":[[{"v":"He"#,
+            "llo",
+            r#""}],["z"#,
+            r#""]]},"x":1}},"end":true"#,
+            "}"
+        ]
+    );
+    let (per, _) = run(&lines);
+    assert_eq!(per[3], [r#""]]}"#, r#","x":1}}"#, r#","end":true"#]);
+    concat_checked(&lines);
+}
+
+#[test]
+fn reset_mid_string_starts_a_new_document() {
+    let mut chunker = SnapshotChunker::new();
+    assert_eq!(
+        chunker.process_text(r#"{"a": "Hel"}"#).unwrap().concat(),
+        r#"{"a":"Hel"#
+    );
+    chunker.reset();
+    assert_eq!(chunker.snapshots(), 0);
+    // A different root type is fine: nothing of the old document remains.
+    assert_eq!(
+        chunker.process_text(r#"[1, "x"]"#).unwrap().concat(),
+        r#"[1,"x"#
+    );
+    assert_eq!(chunker.flush().concat(), r#""]"#);
+}
+
+#[test]
+fn flush_ends_the_document_and_the_next_snapshot_starts_a_new_one() {
+    let mut chunker = SnapshotChunker::new();
+    assert!(chunker.flush().is_empty());
+    chunker.process_text(r#"{"a": "x"}"#).unwrap();
+    assert_eq!(chunker.flush().concat(), r#""}"#);
+    assert_eq!(
+        chunker.process_text(r#"{"b": 1}"#).unwrap().concat(),
+        r#"{"b":1"#
+    );
+}
+
+#[test]
+fn an_array_root_works_like_an_object_root() {
+    let lines = [r#"["a"]"#, r#"["ab", "c"]"#, r#"["ab", "cd", {"k": []}]"#];
+    assert_eq!(texts(&lines), [r#"["a"#, r#"b","c"#, r#"d",{"k":["#, "]}]"]);
+    concat_checked(&lines);
+}
+
+#[test]
+fn numbers_booleans_and_null_are_emitted_complete() {
+    let lines = [
+        r#"{"n": 1.5e3}"#,
+        r#"{"n": 1.5e3, "t": true, "f": false, "z": null, "s": "x"}"#,
+    ];
+    assert_eq!(
+        texts(&lines),
+        [
+            r#"{"n":1.5e3"#,
+            r#","t":true,"f":false,"z":null,"s":"x"#,
+            r#""}"#
+        ]
+    );
+    concat_checked(&lines);
+}
+
+/// Some producers declare every field empty, then fill them one by one:
+/// an unchanged empty value is held, not declared complete.
+#[test]
+fn empty_placeholders_are_held_until_they_fill_in() {
+    concat_checked(&[
+        r#"{"summary":"","category":"","keyPoints":[],"sentiment":""}"#,
+        r#"{"summary":"Hello","category":"","keyPoints":[],"sentiment":""}"#,
+        r#"{"summary":"Hello there","category":"","keyPoints":[],"sentiment":""}"#,
+        r#"{"summary":"Hello there friend.","category":"greeting","keyPoints":["hi","yo"],"sentiment":"positive"}"#,
+    ]);
+    concat_checked(&[
+        r#"{"title":"","tags":[]}"#,
+        r#"{"title":"Trip","tags":["su"]}"#,
+        r#"{"title":"Trip p","tags":["sum"]}"#,
+        r#"{"title":"Trip plan","tags":["summer"]}"#,
+        r#"{"title":"Trip plan","tags":["summer","beach"]}"#,
+    ]);
+}
+
+#[test]
+fn pending_values_inside_a_closing_parent_are_emitted_within_it() {
+    concat_checked(&[
+        r#"{"outer":{"a":"","b":""}}"#,
+        r#"{"outer":{"a":"first","b":"second"},"after":true}"#,
+    ]);
+    concat_checked(&[
+        r#"{"items":[{"inner":{"a":"","b":""}}]}"#,
+        r#"{"items":[{"inner":{"a":"first","b":"second"}},{"inner":{"a":"next","b":"later"}}]}"#,
+    ]);
+    concat_checked(&[
+        r#"{"outer":{"a":"","b":""}}"#,
+        r#"{"outer":{"a":"","b":""},"alpha":"","beta":""}"#,
+        r#"{"outer":{"a":"","b":""},"alpha":"","beta":"x","final":1}"#,
+    ]);
+}
+
+#[test]
+fn escapes_and_multibyte_text_split_across_snapshots() {
+    let lines = [
+        r#"{"k\"ey\n": "a\"b\\"}"#,
+        r#"{"k\"ey\n": "a\"b\\c\u0001 é"}"#,
+        r#"{"k\"ey\n": "a\"b\\c\u0001 é😀\t"}"#,
+    ];
+    let text = concat_checked(&lines);
+    assert_eq!(text, r#"{"k\"ey\n":"a\"b\\c\u0001 é😀\t"}"#);
+}
+
+#[test]
+fn duplicate_keys_are_read_as_the_last_one() {
+    let lines = [r#"{"a": "x", "a": "y"}"#, r#"{"a": "yz"}"#];
+    assert_eq!(texts(&lines), [r#"{"a":"y"#, "z", r#""}"#]);
+}
+
+// ---------------------------------------------------------------------------
+// Bad input: a clear error naming the snapshot and path, state unchanged.
+
+/// Feeds `good`, then `bad` (which must fail with `kind` at `path`), then
+/// `next`; the output must be what a chunker that never saw `bad` gives.
+fn assert_rejected(good: &[&str], bad: &str, path: &str, kind: ChunkErrorKind, next: &str) {
+    let mut chunker = SnapshotChunker::new();
+    let mut clean = SnapshotChunker::new();
+    for line in good {
+        chunker.process_text(line).unwrap();
+        clean.process_text(line).unwrap();
+    }
+    let before = format!("{chunker:?}");
+    let error: ChunkError = chunker.process_text(bad).unwrap_err();
+    assert_eq!(error.kind(), &kind, "{error}");
+    assert_eq!(error.snapshot(), good.len() + 1, "{error}");
+    assert_eq!(error.path().to_string(), path, "{error}");
+    let message = error.to_string();
+    assert!(
+        message.starts_with(&format!("snapshot {}, at ", good.len() + 1)),
+        "{message}"
+    );
+    assert_eq!(
+        format!("{chunker:?}"),
+        before,
+        "state changed by a rejected snapshot"
+    );
+    assert_eq!(
+        chunker.process_text(next).unwrap(),
+        clean.process_text(next).unwrap()
+    );
+    assert_eq!(chunker.flush(), clean.flush());
+}
+
+#[test]
+fn bad_input_a_line_that_is_not_json() {
+    let mut chunker = SnapshotChunker::new();
+    chunker.process_text(r#"{"a": "x"}"#).unwrap();
+    let before = format!("{chunker:?}");
+    let error = chunker.process_text(r#"{"a": "xy"#).unwrap_err();
+    assert!(
+        matches!(error.kind(), ChunkErrorKind::InvalidJson(_)),
+        "{error}"
+    );
+    assert!(
+        error
+            .to_string()
+            .starts_with("snapshot 2, at a: not valid JSON"),
+        "{error}"
+    );
+    assert_eq!(format!("{chunker:?}"), before);
+    assert_eq!(
+        chunker.process_text(r#"{"a": "xy"}"#).unwrap().concat(),
+        "y"
+    );
+}
+
+#[test]
+fn bad_input_a_string_that_no_longer_extends_what_was_emitted() {
+    assert_rejected(
+        &[r#"{"d": [{"t": "Hello"}]}"#],
+        r#"{"d": [{"t": "Help"}]}"#,
+        "d[0].t",
+        ChunkErrorKind::StringNotExtended,
+        r#"{"d": [{"t": "Hello!"}]}"#,
+    );
+}
+
+#[test]
+fn bad_input_a_member_that_disappears() {
+    assert_rejected(
+        &[r#"{"a": 1, "b": "x"}"#],
+        r#"{"b": "xy"}"#,
+        "a",
+        ChunkErrorKind::Disappeared,
+        r#"{"a": 1, "b": "xy"}"#,
+    );
+    assert_rejected(
+        &[r#"{"a": [1, 2]}"#],
+        r#"{"a": [1]}"#,
+        "a[1]",
+        ChunkErrorKind::Disappeared,
+        r#"{"a": [1, 2, 3]}"#,
+    );
+}
+
+#[test]
+fn bad_input_a_value_that_changes_type() {
+    assert_rejected(
+        &[r#"{"a": {"b": "x"}}"#],
+        r#"{"a": {"b": ["x"]}}"#,
+        "a.b",
+        ChunkErrorKind::TypeChanged {
+            from: "string",
+            to: "array",
+        },
+        r#"{"a": {"b": "xy"}}"#,
+    );
+}
+
+#[test]
+fn bad_input_a_number_or_literal_that_changes_after_it_was_emitted() {
+    assert_rejected(
+        &[r#"{"n": 12}"#],
+        r#"{"n": 123}"#,
+        "n",
+        ChunkErrorKind::ScalarChanged {
+            from: "12".into(),
+            to: "123".into(),
+        },
+        r#"{"n": 12, "m": 3}"#,
+    );
+    assert_rejected(
+        &[r#"[true]"#],
+        r#"[false]"#,
+        "[0]",
+        ChunkErrorKind::ScalarChanged {
+            from: "true".into(),
+            to: "false".into(),
+        },
+        r#"[true, null]"#,
+    );
+}
+
+#[test]
+fn bad_input_a_string_that_grows_after_it_was_closed() {
+    assert_rejected(
+        &[r#"{"a": "x"}"#, r#"{"a": "x", "b": "y"}"#],
+        r#"{"a": "xx", "b": "y"}"#,
+        "a",
+        ChunkErrorKind::ChangedAfterComplete,
+        r#"{"a": "x", "b": "yy"}"#,
+    );
+}
+
+#[test]
+fn bad_input_a_closed_container_that_gains_content() {
+    assert_rejected(
+        &[r#"{"a": [{"b": 1}]}"#, r#"{"a": [{"b": 1}, 2]}"#],
+        r#"{"a": [{"b": 1, "c": 2}, 2]}"#,
+        "a[0].c",
+        ChunkErrorKind::ChangedAfterComplete,
+        r#"{"a": [{"b": 1}, 2, 3]}"#,
+    );
+}
+
+#[test]
+fn bad_input_a_root_that_is_not_a_container() {
+    let mut chunker = SnapshotChunker::new();
+    let error = chunker.process_text(r#""text""#).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &ChunkErrorKind::RootNotContainer { found: "string" }
+    );
+    assert_eq!(
+        error.to_string(),
+        "snapshot 1, at the root: the root is string, not an object or an array"
+    );
+    assert_eq!(chunker.snapshots(), 0);
+    assert_eq!(chunker.process_text("{}").unwrap().concat(), "{");
+}
