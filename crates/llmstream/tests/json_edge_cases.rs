@@ -1250,10 +1250,9 @@ fn parse_rejects_what_the_parser_rejects() {
     assert_eq!(json::parse(b" 12 ").unwrap().to_json(), "12");
 }
 
-// ----- bugs found by these tests (ignored until src/ is fixed) -----
+// ----- regressions: bugs these tests found, since fixed in src/ -----
 
 #[test]
-
 fn string_limit_holds_when_characters_are_split_across_pieces() {
     let options = Options::new().limits(Limits {
         max_string_bytes: 8,
@@ -1267,7 +1266,6 @@ fn string_limit_holds_when_characters_are_split_across_pieces() {
 }
 
 #[test]
-
 fn string_limit_error_offset_does_not_depend_on_chunking() {
     let options = Options::new().limits(Limits {
         max_string_bytes: 8,
@@ -1284,7 +1282,6 @@ fn string_limit_error_offset_does_not_depend_on_chunking() {
 }
 
 #[test]
-
 fn number_limit_error_points_at_the_byte_over_the_limit() {
     let options = Options::new().limits(Limits {
         max_number_bytes: 4,
@@ -1304,9 +1301,8 @@ fn number_limit_error_points_at_the_byte_over_the_limit() {
 /// Concatenated values need a separator where the grammar would otherwise
 /// run two values together: serde_json's StreamDeserializer rejects these
 /// ("trailing characters"), and `Expected::ValueSeparator` exists for this
-/// error but is never raised. Today `1-2` silently reads as `1` and `-2`.
+/// error. (`1-2` once read silently as `1` and `-2`.)
 #[test]
-
 fn multiple_values_need_a_separator_after_numbers_and_literals() {
     let options = Options::new().multiple_values(true);
     for (text, offset) in [

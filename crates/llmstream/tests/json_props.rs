@@ -493,7 +493,7 @@ fn config(cases: u32) -> ProptestConfig {
 // ----- properties -----
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(config(192))]
 
     /// The final value equals serde_json's, and the events alone rebuild it.
     #[test]
@@ -576,7 +576,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(128))]
+    #![proptest_config(config(96))]
 
     /// Whatever the pieces, the events are the same once consecutive deltas
     /// of a path are merged.
@@ -596,7 +596,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(64))]
+    #![proptest_config(config(48))]
 
     /// Every prefix of a valid document is incomplete, never invalid: the
     /// pushes succeed, the end is complete or an `is_incomplete` error, and
