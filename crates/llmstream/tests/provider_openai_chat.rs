@@ -1,0 +1,696 @@
+//! OpenAI Chat Completions: every recording in ../shared/fixtures
+//! (openai_chat/ and openai_compatible/) and the synthetic streams in
+//! tests/data/openai/, each fed whole, byte by byte and in random pieces
+//! with identical results, with the concrete values read from each stream.
+
+mod provider_openai_util;
+
+use llmstream::json::Value;
+use llmstream::providers::{FinishReason, Part, Provider, StreamEvent};
+use provider_openai_util::{data, fixture, lines, read, sse, v, Outcome};
+
+const CHAT: Provider = Provider::OpenAiChat;
+
+fn chat_fixture(rel: &str) -> Option<Outcome> {
+    let path = fixture(rel)?;
+    let bytes = read(&path);
+    Some(if rel.ends_with(".chunks.txt") {
+        lines(std::str::from_utf8(&bytes).expect("UTF-8"), CHAT)
+    } else {
+        sse(&bytes, CHAT)
+    })
+}
+
+/// Token counts in the message and in the last usage event.
+fn assert_usage(o: &Outcome, input: u64, output: u64, total: u64) {
+    let usage = o.message.usage.as_ref().expect("usage reported");
+    assert_eq!(
+        (usage.input_tokens, usage.output_tokens, usage.total_tokens),
+        (Some(input), Some(output), Some(total))
+    );
+    match o.events_named("usage").last() {
+        Some(StreamEvent::Usage(u)) => assert_eq!(u, usage),
+        other => panic!("no usage event: {other:?}"),
+    }
+}
+
+/// Finish reason of a choice, in the message and as the last finish event
+/// of that choice.
+fn assert_finish(o: &Outcome, choice: u64, reason: &str, normalized: FinishReason) {
+    let c = &o.message.choices[&choice];
+    assert_eq!(c.finish_reason.as_deref(), Some(reason));
+    assert_eq!(c.finish, Some(normalized));
+    let last = o
+        .events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            StreamEvent::Finish {
+                choice: c,
+                reason,
+                normalized,
+            } if *c == choice => Some((reason.clone(), *normalized)),
+            _ => None,
+        })
+        .expect("finish event");
+    assert_eq!(last, (reason.to_string(), normalized));
+}
+
+/// The message started with this id and model, reported once, first.
+fn assert_start(o: &Outcome, id: &str, model: &str) {
+    assert_eq!(o.message.id.as_deref(), Some(id));
+    assert_eq!(o.message.model.as_deref(), Some(model));
+    assert_eq!(
+        o.events.first(),
+        Some(&StreamEvent::MessageStart {
+            id: Some(id.to_string()),
+            model: Some(model.to_string())
+        })
+    );
+    assert_eq!(o.events_named("message_start").len(), 1);
+}
+
+/// A tool call ended with this id, name and arguments; its end event says
+/// the same.
+fn assert_call(o: &Outcome, choice: u64, call: u64, id: &str, name: &str, args: &str) {
+    let tc = o.call(choice, call);
+    assert_eq!(tc.id, id);
+    assert_eq!(tc.name, name);
+    assert!(tc.ended, "call {call} ended");
+    assert_eq!(tc.arguments.as_ref(), Some(&v(args)), "arguments of {name}");
+    assert_eq!(tc.arguments_error, None);
+    let end = o
+        .events
+        .iter()
+        .find_map(|e| match e {
+            StreamEvent::ToolCallEnd {
+                choice: c,
+                call: k,
+                id,
+                name,
+                arguments,
+            } if *c == choice && *k == call => Some((id.clone(), name.clone(), arguments.clone())),
+            _ => None,
+        })
+        .expect("tool_call_end event");
+    assert_eq!(end, (id.to_string(), name.to_string(), v(args)));
+    let starts: Vec<_> = o
+        .events
+        .iter()
+        .filter(|e| matches!(e, StreamEvent::ToolCallStart { choice: c, call: k, .. } if *c == choice && *k == call))
+        .collect();
+    assert_eq!(starts.len(), 1, "one tool_call_start for call {call}");
+    // The raw fragments concatenate to the argument text.
+    let fragments: String = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ToolCallDelta {
+                choice: c,
+                call: k,
+                fragment,
+            } if *c == choice && *k == call => Some(fragment.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fragments, tc.arguments_text);
+}
+
+fn assert_plain_text(o: &Outcome, text: &str) {
+    let c = &o.message.choices[&0];
+    assert_eq!(c.role.as_deref(), Some("assistant"));
+    assert_eq!(c.text, text);
+    assert_eq!(o.streamed_text(0), text);
+    assert_eq!(c.content, vec![Part::Text(text.to_string())]);
+    assert_eq!(c.refusal, None);
+    assert!(c.tool_calls.is_empty());
+    assert!(o.message.complete);
+    assert_eq!(o.message.error, None);
+}
+
+// ---- recordings: openai_chat/ ----
+
+#[test]
+fn plain_text_answer() {
+    let Some(o) = chat_fixture(
+        "openai_chat/e2aad469b71d1d4894ff833ea147020a9d875eb7ce644a0ff355581690a4cbfd.bin",
+    ) else {
+        return;
+    };
+    assert_start(&o, "chatcmpl-ABfw031mOJeYCSHe4yI2ZjOA6kMJL", "gpt-4o-2024-08-06");
+    assert_plain_text(
+        &o,
+        "I'm unable to provide real-time weather updates. To get the current weather in San \
+         Francisco, I recommend checking a reliable weather website or a weather app.",
+    );
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 14, 30, 44);
+    assert_eq!(o.message.usage.as_ref().unwrap().reasoning_tokens, Some(0));
+    // The usage chunk (choices: []) comes after the finish, before [DONE].
+    let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
+    assert_eq!(&names[names.len() - 2..], ["finish", "usage"]);
+}
+
+#[test]
+fn structured_output_in_content() {
+    let Some(o) = chat_fixture(
+        "openai_chat/7e5ea4d12e7cc064399b6631415e65923f182256b6e6b752950a3aaa2ad2320a.bin",
+    ) else {
+        return;
+    };
+    let text = r#"{"city":"San Francisco","temperature":61,"units":"f"}"#;
+    assert_plain_text(&o, text);
+    assert_eq!(v(&o.message.choices[&0].text).get("temperature").and_then(Value::as_u64), Some(61));
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 79, 14, 93);
+}
+
+#[test]
+fn three_choices_interleaved() {
+    let Some(o) = chat_fixture(
+        "openai_chat/a491adda08c3d4fde95f5b2ee3f60f7f745f1a56d82e62f58031cc2add502380.bin",
+    ) else {
+        return;
+    };
+    assert_eq!(o.message.choices.len(), 3);
+    for (index, temperature) in [(0, 65), (1, 61), (2, 59)] {
+        let c = &o.message.choices[&index];
+        assert_eq!(c.role.as_deref(), Some("assistant"));
+        assert_eq!(
+            c.text,
+            format!(r#"{{"city":"San Francisco","temperature":{temperature},"units":"f"}}"#)
+        );
+        assert_eq!(o.streamed_text(index), c.text);
+        assert_finish(&o, index, "stop", FinishReason::Stop);
+    }
+    assert_usage(&o, 79, 42, 121);
+    assert!(o.message.complete);
+}
+
+#[test]
+fn max_tokens_cut() {
+    let Some(o) = chat_fixture(
+        "openai_chat/4cc50a6135d254573a502310e6af1246f55edb6ad95fa24059f160996b68866d.bin",
+    ) else {
+        return;
+    };
+    assert_plain_text(&o, "{\"");
+    assert_finish(&o, 0, "length", FinishReason::Length);
+    assert_usage(&o, 79, 1, 80);
+}
+
+#[test]
+fn refusal() {
+    let Some(o) = chat_fixture(
+        "openai_chat/173417d553406f034f643e5db3f8d591fb691ebac56f5ae39a22cc7d455c5353.bin",
+    ) else {
+        return;
+    };
+    let c = &o.message.choices[&0];
+    let refusal = "I'm sorry, I can't assist with that request.";
+    assert_eq!(c.refusal.as_deref(), Some(refusal));
+    assert_eq!(c.text, "");
+    assert_eq!(c.content, vec![Part::Refusal(refusal.to_string())]);
+    let streamed: String = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::RefusalDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(streamed, refusal);
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 79, 11, 90);
+}
+
+#[test]
+fn content_logprobs() {
+    let Some(o) = chat_fixture(
+        "openai_chat/83b060bae42eb41c4f1edbb7c1542b954b37d9dfd1910b964ddebc9677e6ae85.bin",
+    ) else {
+        return;
+    };
+    assert_plain_text(&o, "Foo!");
+    let tokens: Vec<_> = o.message.choices[&0]
+        .logprobs
+        .iter()
+        .map(|l| l.get("token").and_then(Value::as_str).unwrap_or(""))
+        .collect();
+    assert_eq!(tokens, ["Foo", "!"]);
+    assert_eq!(
+        o.message.choices[&0].logprobs[0].get("logprob").and_then(Value::as_f64),
+        Some(-0.0025094282)
+    );
+    assert_usage(&o, 9, 2, 11);
+}
+
+#[test]
+fn refusal_logprobs() {
+    let Some(o) = chat_fixture(
+        "openai_chat/569c877e69429d4cbc1577d2cd6dd33878095c68badc6b6654a69769b391a1c1.bin",
+    ) else {
+        return;
+    };
+    let c = &o.message.choices[&0];
+    assert_eq!(
+        c.refusal.as_deref(),
+        Some("I'm very sorry, but I can't assist with that.")
+    );
+    let tokens: String = c
+        .logprobs
+        .iter()
+        .map(|l| l.get("token").and_then(Value::as_str).unwrap_or(""))
+        .collect();
+    assert_eq!(c.logprobs.len(), 11);
+    assert_eq!(tokens, "I'm very sorry, but I can't assist with that.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 79, 12, 91);
+}
+
+#[test]
+fn single_tool_call() {
+    let Some(o) = chat_fixture(
+        "openai_chat/c6aa7e397b7123c3501f25df3a05d4daf7e8ad6d61ffa406ab5361fe36a8d5b1.bin",
+    ) else {
+        return;
+    };
+    assert_start(&o, "chatcmpl-ABfw8AOXnoa2kzy11vVTSjuQhHCQr", "gpt-4o-2024-08-06");
+    assert_call(
+        &o,
+        0,
+        0,
+        "call_c91SqDXlYFuETYv8mUHzz6pp",
+        "GetWeatherArgs",
+        r#"{"city":"Edinburgh","country":"UK","units":"c"}"#,
+    );
+    assert_eq!(o.call(0, 0).kind.as_deref(), Some("function"));
+    // Path-aware argument events arrived as the fragments did.
+    let city: String = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ArgumentDelta { path, text, .. } if format!("{path}") == "city" => {
+                Some(text.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(city, "Edinburgh");
+    assert!(o.events.iter().any(|e| matches!(e,
+        StreamEvent::Argument { path, value, .. } if format!("{path}") == "units" && value.as_str() == Some("c"))));
+    assert_eq!(o.message.choices[&0].text, "");
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_usage(&o, 76, 24, 100);
+    // The call ends at the finish, before the usage.
+    let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
+    assert_eq!(&names[names.len() - 3..], ["tool_call_end", "finish", "usage"]);
+}
+
+#[test]
+fn parallel_tool_calls() {
+    let Some(o) = chat_fixture(
+        "openai_chat/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin",
+    ) else {
+        return;
+    };
+    assert_call(
+        &o,
+        0,
+        0,
+        "call_JMW1whyEaYG438VE1OIflxA2",
+        "GetWeatherArgs",
+        r#"{"city": "Edinburgh", "country": "GB", "units": "c"}"#,
+    );
+    assert_call(
+        &o,
+        0,
+        1,
+        "call_DNYTawLBoN8fj3KN6qU9N1Ou",
+        "get_stock_price",
+        r#"{"ticker": "AAPL", "exchange": "NASDAQ"}"#,
+    );
+    assert_eq!(o.message.choices[&0].content, vec![Part::ToolCall(0), Part::ToolCall(1)]);
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_usage(&o, 149, 60, 209);
+}
+
+#[test]
+fn strict_tool_call() {
+    let Some(o) = chat_fixture(
+        "openai_chat/a247c49c5fcd492bfb7a02a3306ad615ed8d8f649888ebfddfbc3ee151f44d46.bin",
+    ) else {
+        return;
+    };
+    assert_eq!(o.message.choices[&0].role.as_deref(), Some("assistant"));
+    assert_call(
+        &o,
+        0,
+        0,
+        "call_CTf1nWJLqSeRgDqaCG27xZ74",
+        "get_weather",
+        r#"{"city":"San Francisco","state":"CA"}"#,
+    );
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_usage(&o, 48, 19, 67);
+}
+
+#[test]
+fn non_strict_tool_call() {
+    let Some(o) = chat_fixture(
+        "openai_chat/2018feb66ae13fcf5333d61b95849decc68d3f63bd38172889367e1afb1e04f7.bin",
+    ) else {
+        return;
+    };
+    assert_call(
+        &o,
+        0,
+        0,
+        "call_4XzlGBLtUe9dy3GVNV4jhq7h",
+        "get_weather",
+        r#"{"city":"New York City"}"#,
+    );
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_usage(&o, 44, 16, 60);
+}
+
+#[test]
+fn newer_wire_shape_tool_call_then_text() {
+    let Some(o) = chat_fixture(
+        "openai_chat/_extracted/test_run_stream_sync_streams_real_model.yaml.interaction0.sse",
+    ) else {
+        return;
+    };
+    assert_start(&o, "chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl", "gpt-4o-mini-2024-07-18");
+    assert_call(&o, 0, 0, "call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital", r#"{"country":"UK"}"#);
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_usage(&o, 53, 15, 68);
+    let usage = o.message.usage.as_ref().unwrap();
+    assert_eq!((usage.cached_input_tokens, usage.reasoning_tokens), (Some(0), Some(0)));
+
+    let Some(o) = chat_fixture(
+        "openai_chat/_extracted/test_run_stream_sync_streams_real_model.yaml.interaction1.sse",
+    ) else {
+        return;
+    };
+    assert_plain_text(&o, "The capital of the UK is London.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 78, 9, 87);
+}
+
+// ---- recordings: openai_compatible/ ----
+
+#[test]
+fn anthropic_endpoint_first_tool_call_at_index_1() {
+    let Some(o) = chat_fixture("openai_compatible/anthropic-fallback-tool-call.sse") else {
+        return;
+    };
+    assert_start(&o, "msg_sanitized", "claude-haiku-4-5-20251001");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.text, "Reading it.");
+    assert_eq!(c.tool_calls.keys().copied().collect::<Vec<_>>(), [1]);
+    assert_call(&o, 0, 1, "toolu_sanitized", "read_file", r#"{"path": "a.txt"}"#);
+    assert_eq!(
+        c.content,
+        vec![Part::Text("Reading it.".to_string()), Part::ToolCall(1)]
+    );
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_eq!(o.message.usage, None);
+    assert!(o.message.complete);
+}
+
+#[test]
+fn azure_empty_first_chunk() {
+    let Some(o) = chat_fixture("openai_compatible/azure-model-router.1.chunks.txt") else {
+        return;
+    };
+    // The first chunk's empty id and model do not win.
+    assert_start(&o, "chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt", "gpt-5-nano-2025-08-07");
+    assert_plain_text(&o, "Capital of Denmark.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 15, 78, 93);
+    let usage = o.message.usage.as_ref().unwrap();
+    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(64), Some(0)));
+}
+
+#[test]
+fn openrouter_repeated_tool_header_and_no_finish_reason() {
+    let Some(o) = chat_fixture(
+        "openai_compatible/_extracted/test_tools_streaming_variant_a.yaml.interaction0.sse",
+    ) else {
+        return;
+    };
+    assert_start(&o, "gen-1753242299-QZRAt5HJHd1ptY8sdS0s", "moonshotai/kimi-k2");
+    // id "0" and name sent twice: not "00", not "llm_versionllm_version".
+    assert_call(&o, 0, 0, "0", "llm_version", "{}");
+    assert_eq!(o.call(0, 0).arguments_text, "{}");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.finish_reason, None);
+    assert_eq!(c.text, "");
+    // [DONE] still ends the message and the call.
+    assert!(o.message.complete);
+    assert_eq!(o.events_named("finish").len(), 0);
+    // Usage rides on a chunk with a non-empty choices array.
+    assert_usage(&o, 57, 17, 74);
+
+    let Some(o) = chat_fixture(
+        "openai_compatible/_extracted/test_tools_streaming_variant_a.yaml.interaction1.sse",
+    ) else {
+        return;
+    };
+    assert_plain_text(&o, "The current version of *llm* is **0.fixed-version**.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 107, 15, 122);
+}
+
+#[test]
+fn fireworks_no_arguments_key_and_usage_after_finish() {
+    let Some(o) = chat_fixture(
+        "openai_compatible/_extracted/test_tools_streaming_variant_c.yaml.interaction0.sse",
+    ) else {
+        return;
+    };
+    // The body's first line is " data: …" (a field named " data"): a
+    // conforming SSE decoder ignores it; the next chunk repeats the role.
+    assert_eq!(o.message.choices[&0].role.as_deref(), Some("assistant"));
+    assert_call(&o, 0, 0, "llm_version:0", "llm_version", "{}");
+    assert_eq!(o.call(0, 0).kind.as_deref(), Some("function"));
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_usage(&o, 56, 12, 68);
+    let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
+    assert_eq!(&names[names.len() - 2..], ["finish", "usage"]);
+
+    let Some(o) = chat_fixture(
+        "openai_compatible/_extracted/test_tools_streaming_variant_c.yaml.interaction1.sse",
+    ) else {
+        return;
+    };
+    assert_plain_text(&o, "The installed version of LLM on this system is 0.fixed-version.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 105, 16, 121);
+}
+
+#[test]
+fn arguments_null_throughout() {
+    let Some(o) = chat_fixture(
+        "openai_compatible/_extracted/test_tools_streaming_variant_d.yaml.interaction0.sse",
+    ) else {
+        return;
+    };
+    assert_start(&o, "gen-1753242299-DdArgsNullVariantD00", "muse-spark-1.1");
+    assert_call(&o, 0, 0, "0", "llm_version", "{}");
+    assert_eq!(o.call(0, 0).arguments_text, "");
+    assert_eq!(o.events_named("tool_call_delta").len(), 0);
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_usage(&o, 57, 17, 74);
+
+    let Some(o) = chat_fixture(
+        "openai_compatible/_extracted/test_tools_streaming_variant_d.yaml.interaction1.sse",
+    ) else {
+        return;
+    };
+    assert_plain_text(&o, "The current version of *llm* is **0.fixed-version**.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 107, 15, 122);
+}
+
+// ---- synthetic streams, one per quirk (tests/data/openai/) ----
+
+fn synthetic(name: &str) -> Outcome {
+    sse(&data(name), CHAT)
+}
+
+#[test]
+fn synthetic_repeated_id_and_name_set_once() {
+    let o = synthetic("chat_repeated_tool_header.sse");
+    assert_call(&o, 0, 0, "call_1", "lookup", r#"{"q":"rust"}"#);
+    assert_eq!(o.call(0, 0).kind.as_deref(), Some("function"));
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+}
+
+#[test]
+fn synthetic_first_tool_call_at_index_1_and_sparse_indices() {
+    let o = synthetic("chat_sparse_indices.sse");
+    let keys: Vec<u64> = o.message.choices.keys().copied().collect();
+    assert_eq!(keys, [0, 1 << 63]);
+    assert_call(&o, 0, 1, "call_a", "first", r#"{"n":1}"#);
+    let big = 1u64 << 63;
+    assert_call(&o, big, big, "call_b", "second", r#"{"n":2}"#);
+    assert_eq!(o.message.choices[&0].tool_calls.len(), 1);
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    assert_finish(&o, big, "tool_calls", FinishReason::ToolCalls);
+    assert!(o.message.complete);
+}
+
+#[test]
+fn synthetic_no_arguments_key() {
+    let o = synthetic("chat_no_arguments_key.sse");
+    assert_call(&o, 0, 0, "call_x", "ping", "{}");
+    assert_eq!(o.call(0, 0).arguments_text, "");
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+}
+
+#[test]
+fn synthetic_arguments_null() {
+    let o = synthetic("chat_arguments_null.sse");
+    assert_call(&o, 0, 0, "call_n", "now", "{}");
+    assert_call(&o, 0, 1, "call_m", "later", r#"{"in":5}"#);
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+}
+
+#[test]
+fn synthetic_no_finish_reason_done() {
+    let o = synthetic("chat_no_finish_reason.sse");
+    assert_call(&o, 0, 0, "call_q", "search", r#"{"query":"tides"}"#);
+    assert_eq!(o.message.choices[&0].finish_reason, None);
+    assert!(o.message.complete, "[DONE] completes the message");
+    // The call ends at [DONE], not only at the end of the body.
+    assert_eq!(o.events.last().map(StreamEvent::name), Some("tool_call_end"));
+}
+
+#[test]
+fn synthetic_cut_without_done() {
+    let o = synthetic("chat_cut_stream.sse");
+    let tc = o.call(0, 0);
+    assert!(tc.ended, "the end of the body ends the call");
+    assert_eq!(tc.arguments_text, r#"{"path":"/tmp/a","mode":"#);
+    assert_eq!(tc.arguments.as_ref(), Some(&v(r#"{"path":"/tmp/a"}"#)));
+    assert!(tc.arguments_error.is_some(), "cut JSON is reported");
+    assert_eq!(o.message.choices[&0].text, "Writing.");
+    assert!(!o.message.complete);
+}
+
+#[test]
+fn synthetic_usage_chunk_with_empty_choices() {
+    let o = synthetic("chat_usage_empty_choices.sse");
+    assert_plain_text(&o, "Four.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_usage(&o, 20, 30, 50);
+    let usage = o.message.usage.as_ref().unwrap();
+    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(24), Some(16)));
+}
+
+#[test]
+fn synthetic_usage_on_a_choice_chunk() {
+    let o = synthetic("chat_usage_on_choice_chunk.sse");
+    assert_plain_text(&o, "Yes.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    // No total_tokens on the wire: their sum.
+    assert_usage(&o, 7, 2, 9);
+}
+
+#[test]
+fn synthetic_error_payload() {
+    let o = synthetic("chat_error_payload.sse");
+    assert_eq!(o.message.choices[&0].text, "Partial");
+    let error = o.message.error.as_ref().expect("error kept");
+    assert_eq!(error.message, "The server had an error while processing your request.");
+    assert_eq!(error.kind.as_deref(), Some("server_error"));
+    assert!(error.raw.as_ref().and_then(|r| r.get("error")).is_some());
+    assert_eq!(
+        o.events.last(),
+        Some(&StreamEvent::Error {
+            message: "The server had an error while processing your request.".to_string()
+        })
+    );
+    assert!(!o.message.complete);
+}
+
+#[test]
+fn synthetic_azure_prompt_filter_first_chunk() {
+    let o = synthetic("chat_azure_first_chunk.sse");
+    assert_start(&o, "chatcmpl-az1", "gpt-4o");
+    assert_plain_text(&o, "Hello there.");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+}
+
+#[test]
+fn synthetic_legacy_function_call() {
+    let o = synthetic("chat_legacy_function_call.sse");
+    assert_call(&o, 0, 0, "", "get_time", r#"{"zone":"UTC"}"#);
+    assert_finish(&o, 0, "function_call", FinishReason::ToolCalls);
+}
+
+#[test]
+fn synthetic_logprobs_appended() {
+    let o = synthetic("chat_logprobs.sse");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.text, "Hi!");
+    assert_eq!(c.refusal.as_deref(), Some("No."));
+    let tokens: Vec<_> = c
+        .logprobs
+        .iter()
+        .map(|l| l.get("token").and_then(Value::as_str).unwrap_or(""))
+        .collect();
+    assert_eq!(tokens, ["Hi", "!", "No."]);
+    assert_eq!(
+        c.content,
+        vec![Part::Text("Hi!".to_string()), Part::Refusal("No.".to_string())]
+    );
+}
+
+#[test]
+fn synthetic_role_first_wins_and_finish_reasons_normalized() {
+    let o = synthetic("chat_finish_reasons.sse");
+    assert_eq!(o.message.choices[&0].role.as_deref(), Some("assistant"));
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+    assert_finish(&o, 1, "length", FinishReason::Length);
+    assert_finish(&o, 2, "content_filter", FinishReason::ContentFilter);
+    assert_finish(&o, 3, "tool_calls", FinishReason::ToolCalls);
+    assert_finish(&o, 4, "eos", FinishReason::Other);
+    // Complete only once every choice finished: after the last finish.
+    assert!(o.message.complete);
+}
+
+#[test]
+fn synthetic_complete_waits_for_every_choice() {
+    // The same stream without its last finish chunk.
+    let body = data("chat_finish_reasons.sse");
+    let text = String::from_utf8(body).unwrap();
+    let cut: String = text
+        .split("\n\n")
+        .filter(|block| !block.contains("\"eos\""))
+        .map(|b| format!("{b}\n\n"))
+        .collect();
+    let o = sse(cut.as_bytes(), CHAT);
+    assert_eq!(o.message.choices[&4].finish_reason, None);
+    assert!(!o.message.complete);
+}
+
+#[test]
+fn synthetic_gateway_reasoning() {
+    let o = synthetic("chat_reasoning_content.sse");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.reasoning, "Think: 2+2.");
+    assert_eq!(c.text, "4");
+    assert_eq!(
+        c.content,
+        vec![
+            Part::Reasoning {
+                text: "Think: 2+2.".to_string(),
+                signature: None
+            },
+            Part::Text("4".to_string())
+        ]
+    );
+}
