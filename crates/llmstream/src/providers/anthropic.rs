@@ -367,6 +367,10 @@ impl Accumulator {
         }
         if let Some(reason) = delta.and_then(|d| get_str(d, "stop_reason")) {
             self.builder.finish(CHOICE, reason, normalize(reason));
+            // The stop reason is the end of the message's content; the
+            // `message_stop` after it may be lost (a body without its final
+            // blank line drops the last event).
+            self.message_stop();
         }
     }
 
