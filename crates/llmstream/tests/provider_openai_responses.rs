@@ -1,0 +1,548 @@
+//! OpenAI Responses: every recording in ../shared/fixtures/openai_responses
+//! (the extracted SSE bodies through the pipeline, the JSON-lines payloads
+//! through the accumulator directly) and the synthetic streams in
+//! tests/data/openai/, each fed whole, byte by byte and in random pieces
+//! with identical results, with the concrete values read from each stream.
+
+mod provider_openai_util;
+
+use llmstream::json::Value;
+use llmstream::providers::{FinishReason, Part, Pipeline, Provider, StreamEvent};
+use provider_openai_util::{data, fixture, lines, read, sse, v, Outcome};
+
+const RESPONSES: Provider = Provider::OpenAiResponses;
+
+fn responses_fixture(rel: &str) -> Option<Outcome> {
+    let path = fixture(rel)?;
+    let bytes = read(&path);
+    Some(if rel.ends_with(".chunks.txt") {
+        lines(std::str::from_utf8(&bytes).expect("UTF-8"), RESPONSES)
+    } else {
+        sse(&bytes, RESPONSES)
+    })
+}
+
+fn synthetic(name: &str) -> Outcome {
+    sse(&data(name), RESPONSES)
+}
+
+fn assert_usage(o: &Outcome, input: u64, output: u64, total: u64) {
+    let usage = o.message.usage.as_ref().expect("usage reported");
+    assert_eq!(
+        (usage.input_tokens, usage.output_tokens, usage.total_tokens),
+        (Some(input), Some(output), Some(total))
+    );
+    match o.events_named("usage").last() {
+        Some(StreamEvent::Usage(u)) => assert_eq!(u, usage),
+        other => panic!("no usage event: {other:?}"),
+    }
+}
+
+/// The finish events, in order.
+fn finishes(o: &Outcome) -> Vec<(String, FinishReason)> {
+    o.events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Finish {
+                reason, normalized, ..
+            } => Some((reason.clone(), *normalized)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn assert_finish(o: &Outcome, reason: &str, normalized: FinishReason) {
+    let c = &o.message.choices[&0];
+    assert_eq!(c.finish_reason.as_deref(), Some(reason));
+    assert_eq!(c.finish, Some(normalized));
+    assert_eq!(finishes(o).last(), Some(&(reason.to_string(), normalized)));
+}
+
+fn assert_start(o: &Outcome, id: &str, model: &str) {
+    assert_eq!(o.message.id.as_deref(), Some(id));
+    assert_eq!(o.message.model.as_deref(), Some(model));
+    assert_eq!(
+        o.events.first(),
+        Some(&StreamEvent::MessageStart {
+            id: Some(id.to_string()),
+            model: Some(model.to_string())
+        })
+    );
+    assert_eq!(o.events_named("message_start").len(), 1);
+}
+
+/// A tool call ended with this id, name and arguments, reported once each
+/// by its start and end events.
+fn assert_call(o: &Outcome, call: u64, id: &str, name: &str, args: &Value) {
+    let tc = o.call(0, call);
+    assert_eq!((tc.id.as_str(), tc.name.as_str()), (id, name));
+    assert!(tc.ended);
+    assert_eq!(tc.arguments.as_ref(), Some(args), "arguments of {name}");
+    let ends: Vec<_> = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ToolCallEnd {
+                call: k,
+                id,
+                name,
+                arguments,
+                ..
+            } if *k == call => Some((id.clone(), name.clone(), arguments.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, [(id.to_string(), name.to_string(), args.clone())]);
+    let starts = o
+        .events
+        .iter()
+        .filter(|e| matches!(e, StreamEvent::ToolCallStart { call: k, .. } if *k == call))
+        .count();
+    assert_eq!(starts, 1);
+}
+
+fn fragments(o: &Outcome, call: u64) -> String {
+    o.events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ToolCallDelta {
+                call: k, fragment, ..
+            } if *k == call => Some(fragment.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn errors(o: &Outcome) -> Vec<&str> {
+    o.events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Error { message } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+// ---- recordings ----
+
+#[test]
+fn function_call_then_text() {
+    let Some(o) =
+        responses_fixture("openai_responses/_extracted/test_openai_responses_stream.yaml.interaction0.sse")
+    else {
+        return;
+    };
+    assert_start(&o, "resp_67e554a155508191900ee113293c4c830794405d35281ae2", "gpt-4o-2024-08-06");
+    assert_call(&o, 0, "call_kL0PCQV7M2WMoVX8V8OtYSAL", "get_capital", &v(r#"{"country":"France"}"#));
+    assert_eq!(o.call(0, 0).kind.as_deref(), Some("function"));
+    assert_eq!(fragments(&o, 0), r#"{"country":"France"}"#);
+    assert_eq!(o.events_named("tool_call_delta").len(), 5);
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+    assert_usage(&o, 255, 16, 271);
+    assert!(o.message.complete);
+    assert_eq!(o.message.error, None);
+
+    let Some(o) =
+        responses_fixture("openai_responses/_extracted/test_openai_responses_stream.yaml.interaction1.sse")
+    else {
+        return;
+    };
+    let c = &o.message.choices[&0];
+    assert_eq!(c.role.as_deref(), Some("assistant"));
+    assert_eq!(c.text, "The capital of France is Paris.");
+    assert_eq!(o.streamed_text(0), c.text);
+    assert_eq!(c.content, vec![Part::Text(c.text.clone())]);
+    assert_finish(&o, "completed", FinishReason::Stop);
+    assert_usage(&o, 278, 9, 287);
+}
+
+#[test]
+fn minimal_text() {
+    let Some(o) =
+        responses_fixture("openai_responses/_extracted/test_responses_basic_streaming.yaml.interaction0.sse")
+    else {
+        return;
+    };
+    assert_start(&o, "resp_00592e63e61b66660169fab1b9f8e481a2b321356198d7ac1b", "gpt-5.5-2026-04-23");
+    assert_eq!(o.message.choices[&0].text, "pong");
+    assert_eq!(o.streamed_text(0), "pong");
+    assert_finish(&o, "completed", FinishReason::Stop);
+    assert_usage(&o, 11, 5, 16);
+    let usage = o.message.usage.as_ref().unwrap();
+    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(0), Some(0)));
+}
+
+#[test]
+fn tool_use_then_answer() {
+    let Some(o) = responses_fixture(
+        "openai_responses/_extracted/test_responses_tool_use_streaming.yaml.interaction0.sse",
+    ) else {
+        return;
+    };
+    assert_call(&o, 0, "call_sVidsfFJ6zlzRpelrPkTPlpd", "multiply", &v(r#"{"a":1231,"b":2331}"#));
+    assert_eq!(o.events_named("tool_call_delta").len(), 11);
+    // The numbers complete as path-aware argument events.
+    let completed: Vec<_> = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Argument { path, value, .. } => Some((format!("{path}"), value.as_u64())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        completed,
+        [("a".to_string(), Some(1231)), ("b".to_string(), Some(2331))]
+    );
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+    assert_usage(&o, 58, 23, 81);
+
+    let Some(o) = responses_fixture(
+        "openai_responses/_extracted/test_responses_tool_use_streaming.yaml.interaction1.sse",
+    ) else {
+        return;
+    };
+    assert_eq!(o.message.choices[&0].text, "1231 \u{d7} 2331 = **2,869,461**");
+    assert_finish(&o, "completed", FinishReason::Stop);
+    assert_usage(&o, 94, 18, 112);
+}
+
+#[test]
+fn error_event_nested_then_failed() {
+    let Some(o) = responses_fixture("openai_responses/openai-error.1.chunks.txt") else {
+        return;
+    };
+    assert_start(&o, "resp_05500b38c2cd9bfc00691c7c9d222481a3b595421266dab424", "gpt-5-nano-2025-08-07");
+    let message = "You exceeded your current quota, please check your plan and billing details. \
+                   For more information on this error, read the docs: \
+                   https://platform.openai.com/docs/guides/error-codes/api-errors.";
+    // The error event and the response.failed repeating it: one report.
+    assert_eq!(errors(&o), [message]);
+    let error = o.message.error.as_ref().unwrap();
+    assert_eq!(error.message, message);
+    assert_eq!(error.kind.as_deref(), Some("insufficient_quota"));
+    assert_finish(&o, "failed", FinishReason::Other);
+    assert_eq!(o.message.usage, None);
+    assert!(o.message.complete);
+    assert_eq!(o.message.choices[&0].text, "");
+}
+
+#[test]
+fn copilot_rotating_item_ids() {
+    let Some(o) = responses_fixture("openai_responses/github-copilot-id-rotation.1.chunks.txt") else {
+        return;
+    };
+    // Even the response id rotates: the first one is the message's.
+    assert_start(&o, "capture-id-1", "gpt-5.3-codex");
+    let c = &o.message.choices[&0];
+    let text = "There are **3** letter **\u{201c}r\u{201d}**s in **\u{201c}strawberry.\u{201d}**\n\n\
+                Breakdown: **s t r a w b e r r y**  \nYou can see **r** at positions **3, 8, and 9**.";
+    assert_eq!(c.text, text);
+    assert_eq!(c.reasoning, "**Counting character occurrences**");
+    assert_eq!(
+        c.content,
+        vec![
+            Part::Reasoning {
+                text: "**Counting character occurrences**".to_string(),
+                signature: None
+            },
+            Part::Text(text.to_string())
+        ]
+    );
+    assert_eq!(o.events_named("text_delta").len(), 55);
+    assert_finish(&o, "completed", FinishReason::Stop);
+    assert_usage(&o, 19, 105, 124);
+    let usage = o.message.usage.as_ref().unwrap();
+    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(44), Some(0)));
+}
+
+#[test]
+fn custom_tool_free_text_input() {
+    let Some(o) = responses_fixture("openai_responses/openai-custom-tool.1.chunks.txt") else {
+        return;
+    };
+    let input = "SELECT * FROM users WHERE age > 25";
+    assert_call(&o, 0, "call_custom_sql_001", "write_sql", &Value::from(input));
+    let tc = o.call(0, 0);
+    assert_eq!(tc.kind.as_deref(), Some("custom"));
+    assert_eq!(tc.arguments_text, input);
+    assert_eq!(tc.arguments_error, None);
+    assert_eq!(fragments(&o, 0), input);
+    // Free text is not parsed: no path-aware events.
+    assert_eq!(o.events_named("argument_delta").len(), 0);
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+    assert_usage(&o, 50, 20, 70);
+}
+
+#[test]
+fn four_concatenated_responses() {
+    let Some(o) =
+        responses_fixture("openai_responses/openai-reasoning-encrypted-content.1.chunks.txt")
+    else {
+        return;
+    };
+    // One message: the first response's id, every response's content.
+    assert_start(&o, "resp_01830d662ab3856501693c321345c88190b0de00f3b9975691", "gpt-5.1-codex-max");
+    let c = &o.message.choices[&0];
+    let summary = "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then \
+                   multiply the result by 3, and finally multiply that by 10, reporting the final \
+                   product.";
+    assert_eq!(c.reasoning, summary);
+    assert_eq!(c.text, "The final result is **570**.");
+    // Output index 0 of each later response continues after the last key.
+    assert_eq!(c.tool_calls.keys().copied().collect::<Vec<_>>(), [1, 2, 3]);
+    assert_call(&o, 1, "call_AB6AaRZ1FYZB2RwS6A5vbdqn", "calculator", &v(r#"{"a":12,"b":7,"op":"add"}"#));
+    assert_call(&o, 2, "call_Q6pW65MUgW9vF59BmItYGos3", "calculator", &v(r#"{"a":19,"b":3,"op":"multiply"}"#));
+    assert_call(&o, 3, "call_Zl5vIMnD7dVAjgU6FkhmiCZh", "calculator", &v(r#"{"a":57,"b":10,"op":"multiply"}"#));
+    match c.content.as_slice() {
+        [Part::Reasoning { text, signature: Some(sig) }, Part::ToolCall(1), Part::ToolCall(2), Part::ToolCall(3), Part::Text(t)] =>
+        {
+            assert_eq!(text, summary);
+            // The encrypted content of the finished item.
+            assert!(sig.starts_with("gAAAAABpPDIVOKrsHNZ0"), "{sig}");
+            assert_eq!(sig.len(), 1060);
+            assert_eq!(t, "The final result is **570**.");
+        }
+        other => panic!("content parts: {other:?}"),
+    }
+    // Four finishes; the last one is the message's.
+    let tool = ("completed".to_string(), FinishReason::ToolCalls);
+    let stop = ("completed".to_string(), FinishReason::Stop);
+    assert_eq!(finishes(&o), [tool.clone(), tool.clone(), tool, stop]);
+    assert_finish(&o, "completed", FinishReason::Stop);
+    // Usage is the sum over the four responses.
+    assert_eq!(o.events_named("usage").len(), 4);
+    assert_usage(&o, 134 + 221 + 260 + 299, 28 + 26 + 26 + 12, 162 + 247 + 286 + 311);
+    assert!(o.message.complete);
+    assert_eq!(o.message.error, None);
+}
+
+// ---- synthetic streams, one per quirk (tests/data/openai/) ----
+
+#[test]
+fn synthetic_rotating_ids_keyed_by_output_index() {
+    let o = synthetic("resp_id_rotation.sse");
+    // A repeated response.created before any output is the same response.
+    assert_start(&o, "r-rot-1", "gpt-test");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.text, "Checking now.");
+    assert_eq!(c.role.as_deref(), Some("assistant"));
+    assert_call(&o, 1, "call_rot", "weather", &v(r#"{"city":"Oslo"}"#));
+    assert_eq!(c.content, vec![Part::Text("Checking now.".to_string()), Part::ToolCall(1)]);
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+    assert_usage(&o, 30, 12, 42);
+    assert!(errors(&o).is_empty());
+}
+
+#[test]
+fn synthetic_arguments_done_mismatch_keeps_done_text() {
+    let o = synthetic("resp_args_done_mismatch.sse");
+    assert_call(&o, 0, "call_mis", "set", &v(r#"{"a":2}"#));
+    let tc = o.call(0, 0);
+    assert_eq!(tc.arguments_text, r#"{"a":2}"#);
+    // The streamed fragments were what they were.
+    assert_eq!(fragments(&o, 0), r#"{"a":1}"#);
+    assert_eq!(errors(&o).len(), 1);
+    let error = o.message.error.as_ref().unwrap();
+    assert_eq!(error.kind.as_deref(), Some("arguments_mismatch"));
+    assert!(error.message.contains("tool call 0"), "{}", error.message);
+    // The error comes before the end, which carries the corrected value.
+    let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
+    let err = names.iter().position(|n| *n == "error").unwrap();
+    let end = names.iter().position(|n| *n == "tool_call_end").unwrap();
+    assert!(err < end);
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+    assert_usage(&o, 5, 5, 10);
+}
+
+#[test]
+fn synthetic_arguments_from_done_only() {
+    let o = synthetic("resp_args_done_only.sse");
+    // No deltas: the .done text is the arguments, streamed as one fragment.
+    assert_call(&o, 0, "call_a", "only_done", &v(r#"{"city":"Oslo"}"#));
+    assert_eq!(fragments(&o, 0), r#"{"city":"Oslo"}"#);
+    // Deltas a prefix of the .done text: the rest is appended.
+    assert_call(&o, 1, "call_b", "lost_tail", &v(r#"{"x":true}"#));
+    assert_eq!(fragments(&o, 1), r#"{"x":true}"#);
+    // Neither deltas nor .done: the finished item's arguments.
+    assert_call(&o, 2, "call_c", "item_only", &v(r#"{"y":[1]}"#));
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+    assert_eq!(o.message.error, None);
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+}
+
+#[test]
+fn synthetic_custom_tool_input_is_text() {
+    let o = synthetic("resp_custom_tool.sse");
+    let input = "*** Begin {not json\n+ line";
+    assert_call(&o, 0, "call_patch", "apply_patch", &Value::from(input));
+    assert_eq!(o.call(0, 0).arguments_error, None);
+    assert_eq!(o.events_named("argument_delta").len(), 0);
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+    assert_usage(&o, 8, 6, 14);
+}
+
+#[test]
+fn synthetic_reasoning_summary_text_and_encrypted_content() {
+    let o = synthetic("resp_reasoning.sse");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.reasoning, "First.Second.raw thoughts");
+    assert_eq!(c.text, "Done.");
+    let reasoning = |text: &str, signature: Option<&str>| Part::Reasoning {
+        text: text.to_string(),
+        signature: signature.map(String::from),
+    };
+    let raw_item = v(
+        r#"{"id":"rs_2","type":"reasoning","summary":[],"encrypted_content":"enc-2"}"#,
+    );
+    assert_eq!(
+        c.content,
+        vec![
+            // One part per summary_index / content_index.
+            reasoning("First.", None),
+            reasoning("Second.", None),
+            // The item's encrypted content signs its last reasoning part.
+            reasoning("raw thoughts", Some("enc-1")),
+            // A reasoning item with nothing streamed, right after another:
+            // kept whole rather than overwriting the previous signature.
+            Part::Raw(raw_item),
+            Part::Text("Done.".to_string()),
+        ]
+    );
+    let streamed: String = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ReasoningDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(streamed, c.reasoning);
+    assert_finish(&o, "completed", FinishReason::Stop);
+    let usage = o.message.usage.as_ref().unwrap();
+    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(16), Some(4)));
+}
+
+#[test]
+fn synthetic_refusal() {
+    let o = synthetic("resp_refusal.sse");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.refusal.as_deref(), Some("I can't help."));
+    assert_eq!(c.text, "");
+    assert_eq!(c.content, vec![Part::Refusal("I can't help.".to_string())]);
+    assert_eq!(o.events_named("refusal_delta").len(), 2);
+    assert_finish(&o, "completed", FinishReason::Stop);
+    assert_eq!(o.message.usage, None);
+}
+
+#[test]
+fn synthetic_incomplete_max_output_tokens() {
+    let o = synthetic("resp_incomplete.sse");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.text, "Once upon a");
+    assert_finish(&o, "max_output_tokens", FinishReason::Length);
+    // The cut call ends at the finish with what it had.
+    let tc = o.call(0, 1);
+    assert!(tc.ended);
+    assert_eq!(tc.arguments_text, r#"{"k":"v"#);
+    assert_eq!(tc.arguments.as_ref(), Some(&v(r#"{"k":"v"}"#)));
+    assert!(tc.arguments_error.is_some());
+    assert_usage(&o, 10, 3, 13);
+    assert!(o.message.complete);
+}
+
+#[test]
+fn synthetic_failed_reports_its_error() {
+    let o = synthetic("resp_failed.sse");
+    assert_eq!(errors(&o), ["Something went wrong."]);
+    assert_eq!(o.message.error.as_ref().unwrap().kind.as_deref(), Some("server_error"));
+    assert_finish(&o, "failed", FinishReason::Other);
+    assert!(o.message.complete);
+}
+
+#[test]
+fn synthetic_error_event_top_level_fields() {
+    let o = synthetic("resp_error_top_level.sse");
+    assert_eq!(o.message.choices[&0].text, "Hel");
+    // Reported once, though response.failed repeats it.
+    assert_eq!(errors(&o), ["Slow down."]);
+    let error = o.message.error.as_ref().unwrap();
+    assert_eq!(error.kind.as_deref(), Some("rate_limit_exceeded"));
+    assert_eq!(
+        error.raw.as_ref().and_then(|r| r.get("param")),
+        Some(&Value::Null)
+    );
+    assert_finish(&o, "failed", FinishReason::Other);
+}
+
+#[test]
+fn synthetic_error_event_nested_fields() {
+    let o = synthetic("resp_error_nested.sse");
+    assert_eq!(errors(&o), ["Too long."]);
+    let error = o.message.error.as_ref().unwrap();
+    assert_eq!(error.kind.as_deref(), Some("invalid_request_error"));
+    // No terminal event: not complete, no finish.
+    assert!(!o.message.complete);
+    assert!(finishes(&o).is_empty());
+}
+
+#[test]
+fn synthetic_concatenated_responses() {
+    let body = data("resp_concatenated.sse");
+    let o = sse(&body, RESPONSES);
+    assert_start(&o, "r-one", "gpt-test");
+    let c = &o.message.choices[&0];
+    assert_call(&o, 0, "call_get", "get", &v("{}"));
+    assert_eq!(c.text, "Answer.");
+    assert_eq!(c.content, vec![Part::ToolCall(0), Part::Text("Answer.".to_string())]);
+    assert_eq!(
+        finishes(&o),
+        [
+            ("completed".to_string(), FinishReason::ToolCalls),
+            ("completed".to_string(), FinishReason::Stop)
+        ]
+    );
+    assert_usage(&o, 30, 9, 39);
+    let usage = o.message.usage.as_ref().unwrap();
+    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(1), Some(5)));
+    assert!(o.message.complete);
+
+    // Between the second response.created and its end, the message is
+    // incomplete again.
+    let text = std::str::from_utf8(&body).unwrap();
+    let cut = text.find("\"delta\":\"Answer.\"").unwrap();
+    let mut pipeline = Pipeline::new();
+    pipeline.feed(&body[..cut]).unwrap();
+    let message = pipeline.message().unwrap();
+    assert!(!message.complete);
+    assert_eq!(message.choices[&0].finish_reason.as_deref(), Some("completed"));
+}
+
+#[test]
+fn synthetic_sparse_output_index() {
+    let o = synthetic("resp_sparse_output_index.sse");
+    let big = 1u64 << 63;
+    assert_call(&o, big, "call_big", "far", &v(r#"{"ok":true}"#));
+    assert_eq!(o.message.choices[&0].text, "Hi.");
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+}
+
+#[test]
+fn synthetic_server_tool_item_kept_raw() {
+    let o = synthetic("resp_server_tool_raw.sse");
+    let c = &o.message.choices[&0];
+    assert_eq!(c.text, "High tide at 6.");
+    match c.content.as_slice() {
+        [Part::Raw(item), Part::Text(t)] => {
+            assert_eq!(item.get("type").and_then(Value::as_str), Some("web_search_call"));
+            assert_eq!(
+                item.pointer("/action/query").and_then(Value::as_str),
+                Some("tides oslo")
+            );
+            assert_eq!(t, "High tide at 6.");
+        }
+        other => panic!("content parts: {other:?}"),
+    }
+    assert!(c.tool_calls.is_empty());
+    assert_finish(&o, "completed", FinishReason::Stop);
+}
