@@ -5,6 +5,7 @@
 
 mod cmd;
 mod input;
+mod live;
 mod output;
 
 use std::process::ExitCode;

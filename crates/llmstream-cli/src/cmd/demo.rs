@@ -1,69 +1,104 @@
-//! `llmstream demo`: a built-in tool-call document replayed through the
-//! incremental parser, with the live snapshot after every piece.
+//! `llmstream demo`: recorded provider streams replayed live in the
+//! terminal, no network and no files needed.
 //!
-//! The full demo (recorded provider streams rendered live) is a later
-//! issue; this one already shows the point: the value is usable, and only
-//! grows, while the bytes are still arriving.
+//! Two streams written for this repository in the exact shapes of real
+//! responses are embedded in the binary: an OpenAI Chat Completions answer
+//! with text and two parallel tool calls, and an Anthropic Messages answer
+//! with thinking, text and a `tool_use` block. They are cut at SSE event
+//! boundaries and fed at a realistic pace; the terminal shows text as it
+//! streams and each tool call's arguments filling in as a live JSON tree.
 
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use llmstream::json::{EventKind, Parser};
+use llmstream::providers::Pipeline;
 
-use crate::output::Lines;
+use crate::live::{fancy_output, LiveView};
 use crate::Failure;
 
 /// The arguments of `llmstream demo`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  llmstream demo                 # live, at a model's pace
+  llmstream demo --speed 4       # four times faster
+  llmstream demo --no-pace | cat # plain output, as fast as possible")]
 pub struct DemoArgs {
-    /// Bytes per piece, as a model's deltas might arrive.
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..))]
-    pub chunk_size: u64,
+    /// Replay speed: 2 is twice as fast as the recorded pace.
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
     /// Replay without pauses (the default when stdout is not a terminal).
     #[arg(long)]
     pub no_pace: bool,
 }
 
-/// A `write_file`-style tool call, as a model streams its arguments.
-const DOCUMENT: &str = r#"{"path": "notes/plan.md", "blocks": [{"kind": "heading", "content": "Plan — Q3 ✈"}, {"kind": "text", "content": "Ship the parser.\nThen the \"SSE\" decoder, then providers 🚀"}], "overwrite": true, "retries": 3}"#;
+/// The embedded recordings: (title, SSE body).
+pub const RECORDINGS: [(&str, &str); 2] = [
+    (
+        "OpenAI Chat Completions · text + two parallel tool calls",
+        include_str!("../../demo/openai-parallel-tools.sse"),
+    ),
+    (
+        "Anthropic Messages · thinking, text, tool_use",
+        include_str!("../../demo/anthropic-thinking-tool.sse"),
+    ),
+];
+
+/// The pause between two SSE events at speed 1: about what a fast model's
+/// token stream looks like.
+const EVENT_PAUSE: Duration = Duration::from_millis(35);
 
 pub fn run(args: &DemoArgs) -> Result<(), Failure> {
-    let pace = !args.no_pace && std::io::stdout().is_terminal();
-    let started = Instant::now();
-    let mut parser = Parser::new();
-    let mut out = Lines::new();
-    let mut events = 0usize;
-    let size = usize::try_from(args.chunk_size).unwrap_or(usize::MAX);
-    for piece in DOCUMENT.as_bytes().chunks(size) {
-        let mut deltas = Vec::new();
-        parser
-            .push_with(piece, |event| {
-                events += 1;
-                if let EventKind::StringDelta(text) = event.kind {
-                    deltas.push(format!("{} += {text:?}", event.path));
-                }
-            })
-            .map_err(|e| Failure::Input(e.to_string()))?;
-        let snapshot = parser
-            .snapshot()
-            .map_or_else(|| "(no value yet)".to_string(), |v| v.to_json());
-        out.line(&format!("{:>4} bytes  {snapshot}", parser.bytes_fed()));
-        for delta in deltas {
-            out.line(&format!("            {delta}"));
-        }
-        if pace {
-            out.flush();
-            std::thread::sleep(Duration::from_millis(60));
-        }
+    if !(args.speed.is_finite() && args.speed > 0.0) {
+        return Err(Failure::Usage(format!(
+            "--speed must be a positive number, not {}",
+            args.speed
+        )));
     }
-    parser
-        .end_with(|_| events += 1)
-        .map_err(|e| Failure::Input(e.to_string()))?;
-    out.line(&format!(
-        "done: {} bytes, {events} events, {:.1} ms",
-        DOCUMENT.len(),
-        started.elapsed().as_secs_f64() * 1e3
+    let fancy = fancy_output();
+    let pace = !args.no_pace && fancy;
+    let pause = EVENT_PAUSE.div_f64(args.speed);
+    let mut view = LiveView::new(fancy);
+    let started = Instant::now();
+    let mut parse_time = Duration::ZERO;
+    let mut bytes = 0usize;
+    for (title, body) in RECORDINGS {
+        view.heading(title);
+        let mut pipeline = Pipeline::new();
+        for piece in body.split_inclusive("\n\n") {
+            let t = Instant::now();
+            pipeline
+                .feed(piece.as_bytes())
+                .map_err(|e| Failure::Input(e.to_string()))?;
+            parse_time += t.elapsed();
+            bytes += piece.len();
+            while let Some(event) = pipeline.next_event() {
+                view.event(&event, pipeline.builder());
+            }
+            view.render(pipeline.builder());
+            if pace {
+                std::thread::sleep(pause);
+            }
+        }
+        let t = Instant::now();
+        pipeline
+            .finish()
+            .map_err(|e| Failure::Input(e.to_string()))?;
+        parse_time += t.elapsed();
+        while let Some(event) = pipeline.next_event() {
+            view.event(&event, pipeline.builder());
+        }
+        view.close();
+    }
+    let elapsed = started.elapsed();
+    let tally = view.tally;
+    view.note(&format!(
+        "{bytes} bytes · {} events · {} tool calls · {:.2} s on screen · {:.2} ms parsing ({:.0} MB/s)",
+        tally.events,
+        tally.tool_calls,
+        elapsed.as_secs_f64(),
+        parse_time.as_secs_f64() * 1e3,
+        bytes as f64 / parse_time.as_secs_f64().max(1e-9) / 1e6,
     ));
+    view.close();
     Ok(())
 }
