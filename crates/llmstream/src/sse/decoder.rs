@@ -229,7 +229,8 @@ impl Decoder {
     }
 
     /// Ends the stream. What is left of an unfinished event is discarded,
-    /// as the standard says; so is an unfinished last line. Returns the
+    /// as the standard says; so is an unfinished last line (and anything
+    /// fed but not yet pulled with [`next`](Decoder::next)). Returns the
     /// error if a limit was exceeded.
     ///
     /// The decoder is then ready for a new stream (a new connection: a BOM
@@ -407,7 +408,7 @@ impl Decoder {
                 None => Reading::FieldName,
             }
         };
-        let offset = self.base + start as u64 + limit as u64;
+        let offset = (self.base + start as u64).saturating_add(limit as u64);
         self.fail(Error::new(
             ErrorKind::LineTooLong { limit },
             offset,
