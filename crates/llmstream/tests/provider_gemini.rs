@@ -1,0 +1,837 @@
+//! Gemini accumulation: every recording in ../shared/fixtures/providers/gemini
+//! (skipped with a printed reason when that folder is absent) and one
+//! synthetic stream per quirk in tests/data/gemini. Every stream must give
+//! the same message and the same events fed whole, byte by byte and in
+//! random pieces.
+
+mod common;
+
+use std::path::PathBuf;
+
+use llmstream::json::{self, Value};
+use llmstream::providers::{gemini, FinishReason, Message, Part, Pipeline, Provider, StreamEvent};
+
+// ---------------------------------------------------------------------------
+// Harness
+
+/// What a stream gave: the final message and every event, in order.
+#[derive(Debug, PartialEq)]
+struct Run {
+    message: Message,
+    events: Vec<StreamEvent>,
+}
+
+impl Run {
+    fn choice(&self) -> &llmstream::providers::Choice {
+        self.message.choice().expect("the message has a choice")
+    }
+
+    fn events_named(&self, name: &str) -> Vec<&StreamEvent> {
+        self.events.iter().filter(|e| e.name() == name).collect()
+    }
+}
+
+fn feed(pieces: &[&[u8]]) -> Run {
+    let mut pipeline = Pipeline::new();
+    let mut events = Vec::new();
+    for piece in pieces {
+        pipeline.feed(piece).expect("the SSE stream is readable");
+        while let Some(event) = pipeline.next_event() {
+            events.push(event);
+        }
+    }
+    pipeline.finish().expect("the SSE stream ends cleanly");
+    while let Some(event) = pipeline.next_event() {
+        events.push(event);
+    }
+    assert_eq!(pipeline.provider(), Some(Provider::Gemini));
+    let message = pipeline.message().expect("provider detected").clone();
+    Run { message, events }
+}
+
+/// Runs a raw SSE body whole, byte by byte and in random pieces, checks
+/// they agree (message, its CLI JSON, events) and returns the result.
+fn run_sse(bytes: &[u8]) -> Run {
+    let whole = feed(&[bytes]);
+    let bytewise: Vec<&[u8]> = bytes.chunks(1).collect();
+    let split = feed(&bytewise);
+    assert_eq!(split, whole, "byte by byte differs from whole");
+    assert_eq!(
+        split.message.to_value().to_json(),
+        whole.message.to_value().to_json()
+    );
+    for seed in 0..6 {
+        let pieces = common::random_pieces(bytes, seed);
+        assert_eq!(feed(&pieces), whole, "random pieces (seed {seed}) differ");
+    }
+    whole
+}
+
+/// A JSON-lines recording (one payload per line) through the accumulator
+/// directly; the same payloads framed as SSE must give the same result.
+fn run_lines(text: &str) -> Run {
+    let mut acc = Provider::Gemini.accumulator();
+    let mut events = Vec::new();
+    let mut sse = String::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let payload = json::parse(line.as_bytes()).expect("each line is JSON");
+        acc.push("message", &payload);
+        while let Some(event) = acc.next_event() {
+            events.push(event);
+        }
+        sse.push_str("data: ");
+        sse.push_str(line);
+        sse.push_str("\n\n");
+    }
+    acc.end_stream();
+    while let Some(event) = acc.next_event() {
+        events.push(event);
+    }
+    let direct = Run {
+        message: acc.message().clone(),
+        events,
+    };
+    assert_eq!(
+        run_sse(sse.as_bytes()),
+        direct,
+        "SSE framing changes the result"
+    );
+    direct
+}
+
+fn fixture_dir() -> Option<PathBuf> {
+    let dir = common::fixtures_dir()?.join("providers/gemini");
+    dir.is_dir().then_some(dir)
+}
+
+/// The recording's bytes, or `None` (with the reason printed) when the
+/// shared fixtures are not beside the repository.
+fn fixture(name: &str) -> Option<Vec<u8>> {
+    let Some(dir) = fixture_dir() else {
+        eprintln!("skipped: ../shared/fixtures/providers/gemini is not present");
+        return None;
+    };
+    Some(std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+fn fixture_sse(name: &str) -> Option<Run> {
+    fixture(name).map(|bytes| run_sse(&bytes))
+}
+
+fn fixture_lines(name: &str) -> Option<Run> {
+    fixture(name).map(|bytes| run_lines(&String::from_utf8(bytes).expect("UTF-8")))
+}
+
+fn synthetic(name: &str) -> Run {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/gemini")
+        .join(name);
+    run_sse(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+fn obj(text: &str) -> Value {
+    json::parse(text.as_bytes()).expect("test JSON")
+}
+
+fn tool_by_name<'r>(run: &'r Run, name: &str) -> Vec<&'r llmstream::providers::ToolCall> {
+    run.choice()
+        .tool_calls
+        .values()
+        .filter(|c| c.name == name)
+        .collect()
+}
+
+fn usage_full(run: &Run) -> (Option<u64>, Option<u64>, Option<u64>, Option<u64>) {
+    let u = run.message.usage.as_ref().expect("usage reported");
+    (
+        u.input_tokens,
+        u.output_tokens,
+        u.total_tokens,
+        u.reasoning_tokens,
+    )
+}
+
+fn kinds(run: &Run) -> Vec<&'static str> {
+    run.choice()
+        .content
+        .iter()
+        .map(|p| match p {
+            Part::Reasoning { .. } => "reasoning",
+            Part::Text(_) => "text",
+            Part::ToolCall(_) => "tool_call",
+            Part::Raw(_) => "raw",
+            Part::Refusal(_) => "refusal",
+        })
+        .collect()
+}
+
+fn signature_of(part: Option<&Part>) -> Option<&str> {
+    match part {
+        Some(Part::Reasoning { signature, .. }) => signature.as_deref(),
+        _ => None,
+    }
+}
+
+fn position(run: &Run, pred: impl Fn(&StreamEvent) -> bool) -> usize {
+    run.events.iter().position(pred).expect("event present")
+}
+
+/// Fixtures this file reads; a new recording must be added here.
+const COVERED: &[&str] = &[
+    "test_google_model_iter_stream.yaml",
+    "test_google_streaming_tool_call_thought_signature.yaml",
+    "test_google_stream_usage_is_live_mid_stream.yaml",
+    "test_google_model_thinking_part_iter.yaml",
+    "google-text.chunks.txt",
+    "google-tool-call.chunks.txt",
+    "google-stream-tool-call-arguments.chunks.txt",
+    "google-stream-no-args-tool-call.chunks.txt",
+    "google-stream-tool-call-array-arguments-missing-terminal-function-call.chunks.txt",
+];
+
+#[test]
+fn every_recording_is_tested() {
+    let Some(dir) = fixture_dir() else {
+        eprintln!("skipped: ../shared/fixtures/providers/gemini is not present");
+        return;
+    };
+    for entry in std::fs::read_dir(dir).expect("readable") {
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .into_string()
+            .expect("UTF-8");
+        if name == "_extracted" {
+            continue;
+        }
+        assert!(COVERED.contains(&name.as_str()), "{name} has no test");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Recordings: raw SSE bodies (CRLF framing)
+
+#[test]
+fn whole_function_calls_and_text() {
+    let Some(run) = fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction0.sse")
+    else {
+        return;
+    };
+    assert_eq!(run.message.id.as_deref(), Some("1lpeaMTxIpW1nvgP-O3vwQY"));
+    assert_eq!(run.message.model.as_deref(), Some("gemini-2.0-flash"));
+    let call = tool_by_name(&run, "get_capital")[0];
+    // No id on the wire: a stable one from candidate, ordinal and name.
+    assert_eq!(call.id, "call_0_0_get_capital");
+    assert_eq!(call.arguments, Some(obj(r#"{"country":"France"}"#)));
+    assert!(run.events.iter().any(|e| matches!(e,
+        StreamEvent::Argument { path, value, .. } if path.to_string() == "country" && value.as_str() == Some("France"))));
+    // STOP with a function call is a tool-call finish.
+    assert_eq!(run.choice().finish_reason.as_deref(), Some("STOP"));
+    assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
+    assert_eq!(usage_full(&run), (Some(52), Some(5), Some(57), None));
+    assert!(run.message.complete);
+
+    let Some(run) = fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction1.sse")
+    else {
+        return;
+    };
+    let call = tool_by_name(&run, "get_temperature")[0];
+    assert_eq!(call.arguments, Some(obj(r#"{"city":"Paris"}"#)));
+    assert_eq!(usage_full(&run), (Some(64), Some(5), Some(69), None));
+
+    let Some(run) = fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction2.sse")
+    else {
+        return;
+    };
+    assert_eq!(run.choice().text, "The temperature in Paris is 30°C.\n");
+    assert_eq!(run.events_named("text_delta").len(), 2);
+    assert_eq!(run.choice().finish, Some(FinishReason::Stop));
+    // promptTokenCount goes 169 -> 79: the last snapshot wins whole.
+    assert_eq!(usage_full(&run), (Some(79), Some(12), Some(91), None));
+}
+
+#[test]
+fn thought_summaries_then_text() {
+    let Some(run) =
+        fixture_sse("_extracted/test_google_model_thinking_part_iter.yaml.interaction0.sse")
+    else {
+        return;
+    };
+    let c = run.choice();
+    assert_eq!(kinds(&run), ["reasoning", "text"]);
+    assert!(c
+        .reasoning
+        .starts_with("**Clarifying User Goals**\n\nI'm currently focused"));
+    assert!(c.reasoning.contains("**Crafting Safe Instructions**"));
+    assert_eq!(run.events_named("reasoning_delta").len(), 4);
+    // The signature that came with the first answer text belongs to the
+    // reasoning before it.
+    let sig = signature_of(c.content.first()).expect("signature");
+    assert!(sig.starts_with("CiIB0e2Kb6Syj1a961EfbWv4W5C8RgAA"));
+    assert!(c
+        .text
+        .starts_with("This is a great question! Safely crossing the street"));
+    assert!(c
+        .text
+        .ends_with("Always assume a driver might not see you."));
+    assert_eq!(c.finish, Some(FinishReason::Stop));
+    assert_eq!(
+        usage_full(&run),
+        (Some(34), Some(469), Some(1290), Some(787))
+    );
+}
+
+#[test]
+fn usage_is_a_live_snapshot() {
+    let Some(run) =
+        fixture_sse("_extracted/test_google_stream_usage_is_live_mid_stream.yaml.interaction0.sse")
+    else {
+        return;
+    };
+    let expected: String = (1..=30)
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(run.choice().text, expected);
+    let outputs: Vec<Option<u64>> = run
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Usage(u) => Some(u.output_tokens),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outputs, [Some(31), Some(79), Some(80)]);
+    assert_eq!(usage_full(&run), (Some(18), Some(80), Some(133), Some(35)));
+}
+
+#[test]
+fn function_call_with_thought_signature() {
+    let Some(run) = fixture_sse(
+        "_extracted/test_google_streaming_tool_call_thought_signature.yaml.interaction0.sse",
+    ) else {
+        return;
+    };
+    let call = tool_by_name(&run, "get_country")[0];
+    assert_eq!(call.arguments, Some(obj("{}")));
+    assert!(call
+        .signature
+        .as_deref()
+        .is_some_and(|s| s.starts_with("EpwICpkIAXLI2nxlU6gsWZaZHRYkX1or")));
+    // The final chunk's empty text part adds nothing.
+    assert_eq!(kinds(&run), ["tool_call"]);
+    assert_eq!(run.events_named("text_delta").len(), 0);
+    assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
+    assert_eq!(usage_full(&run), (Some(29), Some(10), Some(241), Some(202)));
+
+    let Some(run) = fixture_sse(
+        "_extracted/test_google_streaming_tool_call_thought_signature.yaml.interaction1.sse",
+    ) else {
+        return;
+    };
+    assert_eq!(run.choice().text, "The capital of Mexico is Mexico City.");
+    assert_eq!(run.choice().finish, Some(FinishReason::Stop));
+    assert_eq!(usage_full(&run), (Some(257), Some(8), Some(265), None));
+}
+
+#[test]
+fn cassettes_are_covered_by_their_extracted_bodies() {
+    let Some(dir) = fixture_dir() else {
+        eprintln!("skipped: ../shared/fixtures/providers/gemini is not present");
+        return;
+    };
+    for (cassette, bodies) in [
+        ("test_google_model_iter_stream.yaml", 3),
+        ("test_google_streaming_tool_call_thought_signature.yaml", 2),
+        ("test_google_stream_usage_is_live_mid_stream.yaml", 1),
+        ("test_google_model_thinking_part_iter.yaml", 1),
+    ] {
+        let found = std::fs::read_dir(dir.join("_extracted"))
+            .expect("_extracted")
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with(cassette))
+            .count();
+        assert_eq!(found, bodies, "{cassette}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Recordings: JSON-lines payloads
+
+#[test]
+fn text_then_signature_only_part() {
+    let Some(run) = fixture_lines("google-text.chunks.txt") else {
+        return;
+    };
+    assert_eq!(run.message.id.as_deref(), Some("bH6LaZW8Fp_3nsEPqtaSwQ4"));
+    assert_eq!(run.message.model.as_deref(), Some("gemini-3-pro-preview"));
+    let c = run.choice();
+    assert_eq!(
+        c.text,
+        "There are **3** \"r\"s in strawberry.\n\nst**r**awbe**rr**y"
+    );
+    assert_eq!(kinds(&run), ["text", "reasoning"]);
+    assert!(signature_of(c.content.last())
+        .is_some_and(|s| s.starts_with("EqsFCqgFAb4+9vvtAF5n87lB4OGD")));
+    assert_eq!(c.reasoning, "");
+    assert_eq!(c.finish, Some(FinishReason::Stop));
+    assert_eq!(usage_full(&run), (Some(9), Some(23), Some(217), Some(185)));
+}
+
+#[test]
+fn tool_call_chunks() {
+    let Some(run) = fixture_lines("google-tool-call.chunks.txt") else {
+        return;
+    };
+    let call = tool_by_name(&run, "weather")[0];
+    assert_eq!(call.id, "call_0_0_weather");
+    assert_eq!(call.arguments, Some(obj(r#"{"location":"San Francisco"}"#)));
+    assert!(call
+        .signature
+        .as_deref()
+        .is_some_and(|s| s.starts_with("EqUCCqICAb4+9vsh8Pd5taZVoPzS")));
+    assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
+    assert_eq!(usage_full(&run), (Some(29), Some(15), Some(89), Some(45)));
+}
+
+#[test]
+fn streamed_arguments_closed_by_terminator() {
+    let Some(run) = fixture_lines("google-stream-tool-call-arguments.chunks.txt") else {
+        return;
+    };
+    let calls = tool_by_name(&run, "getWeather");
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0].arguments, Some(obj(r#"{"location":"Boston"}"#)));
+    assert_eq!(calls[0].arguments_text, r#"{"location":"Boston"}"#);
+    assert!(calls[0]
+        .signature
+        .as_deref()
+        .is_some_and(|s| s.starts_with("CiMBjz1rX25KieIB4d4AwFn8")));
+    assert_eq!(
+        calls[1].arguments,
+        Some(obj(r#"{"location":"San Francisco"}"#))
+    );
+    assert_eq!(calls[1].signature, None);
+    assert_eq!(
+        (calls[0].id.as_str(), calls[1].id.as_str()),
+        ("call_0_0_getWeather", "call_0_1_getWeather")
+    );
+    // The string streams at its path, then completes, then the call ends.
+    let names: Vec<String> = run
+        .events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                StreamEvent::ToolCallStart { call: 0, .. }
+                    | StreamEvent::ArgumentDelta { call: 0, .. }
+                    | StreamEvent::Argument { call: 0, .. }
+                    | StreamEvent::ToolCallEnd { call: 0, .. }
+            )
+        })
+        .map(|e| e.name().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "tool_call_start",
+            "argument_delta",
+            "argument",
+            "tool_call_end"
+        ]
+    );
+    assert!(run.events.iter().any(|e| matches!(e,
+        StreamEvent::ArgumentDelta { call: 1, path, text, .. } if path.to_string() == "location" && text == "San Francisco")));
+    // The first call ends at its terminator, before the second starts.
+    let end0 = position(&run, |e| {
+        matches!(e, StreamEvent::ToolCallEnd { call: 0, .. })
+    });
+    let start1 = position(&run, |e| {
+        matches!(e, StreamEvent::ToolCallStart { call: 1, .. })
+    });
+    assert!(end0 < start1);
+    assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
+    assert_eq!(usage_full(&run), (Some(26), Some(23), Some(181), Some(132)));
+    assert!(run.message.complete);
+}
+
+#[test]
+fn no_args_call_and_streamed_calls() {
+    let Some(run) = fixture_lines("google-stream-no-args-tool-call.chunks.txt") else {
+        return;
+    };
+    let c = run.choice();
+    assert!(c
+        .reasoning
+        .starts_with("**Processing User Requests**\n\nI've started by understanding"));
+    assert_eq!(
+        kinds(&run),
+        [
+            "reasoning",
+            "tool_call",
+            "tool_call",
+            "tool_call",
+            "tool_call"
+        ]
+    );
+    let theme = tool_by_name(&run, "read_theme")[0];
+    assert_eq!(theme.arguments, Some(obj("{}")));
+    assert!(theme
+        .signature
+        .as_deref()
+        .is_some_and(|s| s.starts_with("AY89a18a8/Loc2wl5oft")));
+    let screens: Vec<Option<Value>> = tool_by_name(&run, "read_screen")
+        .iter()
+        .map(|c| c.arguments.clone())
+        .collect();
+    assert_eq!(
+        screens,
+        [
+            Some(obj(r#"{"id":"A"}"#)),
+            Some(obj(r#"{"id":"B"}"#)),
+            Some(obj(r#"{"id":"C"}"#))
+        ]
+    );
+    assert_eq!(run.events_named("tool_call_end").len(), 4);
+    assert_eq!(c.finish, Some(FinishReason::ToolCalls));
+    assert_eq!(
+        usage_full(&run),
+        (Some(249), Some(58), Some(490), Some(183))
+    );
+}
+
+#[test]
+fn array_arguments_without_terminator() {
+    let Some(run) = fixture_lines(
+        "google-stream-tool-call-array-arguments-missing-terminal-function-call.chunks.txt",
+    ) else {
+        return;
+    };
+    let call = tool_by_name(&run, "writeItems")[0];
+    assert_eq!(
+        call.arguments,
+        Some(obj(
+            r#"{"operations":[{"action":"add","description":"Fresh red apple","itemid":"apple_001","price":0.5},{"action":"add","description":"Ripe yellow banana","itemid":"banana_001","price":0.3}]}"#
+        ))
+    );
+    assert!(call.arguments_error.is_none());
+    assert!(run.events.iter().any(|e| matches!(e,
+        StreamEvent::Argument { path, value, .. } if path.to_string() == "operations[1].price" && value.as_f64() == Some(0.3))));
+    assert!(run.events.iter().any(|e| matches!(e,
+        StreamEvent::Argument { path, .. } if path.to_string() == "operations[0]")));
+    // Closed by the last partialArgs without willContinue, not by the finish.
+    let end = position(&run, |e| e.name() == "tool_call_end");
+    let usage = position(&run, |e| e.name() == "usage");
+    assert!(end < usage);
+    assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
+    assert_eq!(usage_full(&run), (Some(54), Some(74), Some(249), Some(121)));
+}
+
+// ---------------------------------------------------------------------------
+// Synthetic streams, one per quirk (tests/data/gemini)
+
+#[test]
+fn quirk_crlf_framing_and_default_index() {
+    let run = synthetic("text_crlf.sse");
+    assert_eq!(run.choice().text, "Hello, world — ünïcode ✓");
+    assert!(run.message.choices.contains_key(&0));
+    assert_eq!(run.choice().role.as_deref(), Some("assistant"));
+    assert_eq!(run.events_named("text_delta").len(), 3);
+    assert_eq!(usage_full(&run), (Some(5), Some(6), Some(11), None));
+}
+
+#[test]
+fn quirk_thought_text_is_reasoning() {
+    let run = synthetic("thought_text.sse");
+    let c = run.choice();
+    assert_eq!(c.reasoning, "**Plan**\nThink. More thought.");
+    assert_eq!(c.text, "The answer is 4.");
+    assert_eq!(kinds(&run), ["reasoning", "text"]);
+    assert_eq!(signature_of(c.content.first()), Some("sig-thought"));
+    assert_eq!(usage_full(&run), (Some(4), Some(5), Some(25), Some(16)));
+}
+
+#[test]
+fn quirk_whole_function_calls() {
+    let run = synthetic("function_call_whole.sse");
+    let c = run.choice();
+    let weather = tool_by_name(&run, "get_weather")[0];
+    assert_eq!(weather.id, "call_0_0_get_weather");
+    assert_eq!(
+        weather.arguments,
+        Some(obj(
+            r#"{"city":"Paris","days":[1,2],"metric":true,"note":null}"#
+        ))
+    );
+    // The args went through the argument parser: events for each value.
+    for (path, value) in [
+        ("city", obj(r#""Paris""#)),
+        ("days[1]", obj("2")),
+        ("metric", obj("true")),
+        ("note", obj("null")),
+    ] {
+        assert!(run.events.iter().any(|e| matches!(e,
+            StreamEvent::Argument { path: p, value: v, .. } if p.to_string() == path && *v == value)), "{path}");
+    }
+    // No args key: `{}`; the next ordinal; an id on the wire is kept.
+    let time = tool_by_name(&run, "get_time")[0];
+    assert_eq!(
+        (time.id.as_str(), time.arguments.clone()),
+        ("call_0_1_get_time", Some(obj("{}")))
+    );
+    assert_eq!(tool_by_name(&run, "lookup")[0].id, "call-explicit-7");
+    assert_eq!(c.tool_calls.keys().copied().collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(run.events_named("tool_call_end").len(), 3);
+    assert_eq!(c.finish, Some(FinishReason::ToolCalls));
+}
+
+#[test]
+fn quirk_partial_args_closed_by_terminator() {
+    let run = synthetic("partial_args_terminated.sse");
+    let call = tool_by_name(&run, "make_recipe")[0];
+    assert_eq!(
+        call.arguments,
+        Some(obj(
+            r#"{"recipe":{"name":"Lasagna \"al forno\"","servings":4,"ingredients":["pasta","ragù"]},"vegetarian":false,"odd.key":null}"#
+        ))
+    );
+    assert!(call.arguments_error.is_none());
+    // The string arrives in pieces (willContinue), as deltas at its path.
+    let name: String = run
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ArgumentDelta { path, text, .. } if path.to_string() == "recipe.name" => {
+                Some(text.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(name, "Lasagna \"al forno\"");
+    assert!(run.events_named("argument_delta").len() >= 2);
+    // The call ends at `functionCall: {}`, before the text that follows.
+    let end = position(&run, |e| e.name() == "tool_call_end");
+    let text = position(&run, |e| e.name() == "text_delta");
+    assert!(end < text);
+    assert_eq!(kinds(&run), ["tool_call", "text"]);
+    assert_eq!(run.choice().text, "Done.");
+}
+
+#[test]
+fn quirk_partial_args_closed_without_continue() {
+    let run = synthetic("partial_args_final_without_continue.sse");
+    assert_eq!(
+        tool_by_name(&run, "write_items")[0].arguments,
+        Some(obj(
+            r#"{"items":[{"id":"a1","price":0.5},{"id":"b2","price":1.25}]}"#
+        ))
+    );
+    // A streaming call still open when the next named call begins ends there.
+    assert_eq!(
+        tool_by_name(&run, "second")[0].arguments,
+        Some(obj(r#"{"x":1}"#))
+    );
+    assert_eq!(
+        tool_by_name(&run, "third")[0].arguments,
+        Some(obj(r#"{"y":2}"#))
+    );
+    let end0 = position(&run, |e| {
+        matches!(e, StreamEvent::ToolCallEnd { call: 0, .. })
+    });
+    let start1 = position(&run, |e| {
+        matches!(e, StreamEvent::ToolCallStart { call: 1, .. })
+    });
+    let end1 = position(&run, |e| {
+        matches!(e, StreamEvent::ToolCallEnd { call: 1, .. })
+    });
+    let start2 = position(&run, |e| {
+        matches!(e, StreamEvent::ToolCallStart { call: 2, .. })
+    });
+    assert!(end0 < start1 && end1 < start2);
+}
+
+#[test]
+fn quirk_partial_args_cut_by_end_of_stream() {
+    let run = synthetic("partial_args_cut.sse");
+    let call = tool_by_name(&run, "search")[0];
+    // Closed at the end of the stream with what arrived; the message says
+    // it is not complete.
+    assert_eq!(call.arguments, Some(obj(r#"{"query":"half a que"}"#)));
+    assert!(call.ended);
+    assert!(!run.message.complete);
+    assert_eq!(run.choice().finish, None);
+}
+
+#[test]
+fn quirk_thought_signatures() {
+    let run = synthetic("thought_signatures.sse");
+    let c = run.choice();
+    assert_eq!(
+        tool_by_name(&run, "act")[0].signature.as_deref(),
+        Some("sig-call")
+    );
+    assert_eq!(
+        kinds(&run),
+        ["reasoning", "tool_call", "reasoning", "text", "reasoning"]
+    );
+    assert_eq!(signature_of(c.content.get(2)), Some("sig-text"));
+    assert_eq!(signature_of(c.content.get(4)), Some("sig-final"));
+    // The thought itself had no signature: the call's is not moved onto it.
+    assert_eq!(signature_of(c.content.first()), None);
+}
+
+#[test]
+fn quirk_usage_snapshots_keep_the_last() {
+    let run = synthetic("usage_snapshots.sse");
+    let u = run.message.usage.as_ref().unwrap();
+    // The last snapshot wins whole: its missing cache count is not carried
+    // over from an earlier one; count-less snapshots change nothing.
+    assert_eq!(
+        (u.input_tokens, u.output_tokens, u.total_tokens),
+        (Some(90), Some(3), Some(160))
+    );
+    assert_eq!(u.reasoning_tokens, Some(67));
+    assert_eq!(u.cached_input_tokens, None);
+    let cached: Vec<Option<u64>> = run
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Usage(u) => Some(u.cached_input_tokens),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cached, [Some(60), None]);
+}
+
+#[test]
+fn quirk_finish_reasons() {
+    assert_eq!(gemini::normalize("STOP", false), FinishReason::Stop);
+    assert_eq!(gemini::normalize("STOP", true), FinishReason::ToolCalls);
+    assert_eq!(gemini::normalize("MAX_TOKENS", false), FinishReason::Length);
+    for filtered in [
+        "SAFETY",
+        "RECITATION",
+        "BLOCKLIST",
+        "PROHIBITED_CONTENT",
+        "SPII",
+    ] {
+        assert_eq!(
+            gemini::normalize(filtered, false),
+            FinishReason::ContentFilter,
+            "{filtered}"
+        );
+    }
+    assert_eq!(
+        gemini::normalize("MALFORMED_FUNCTION_CALL", true),
+        FinishReason::Other
+    );
+    assert_eq!(gemini::normalize("OTHER", false), FinishReason::Other);
+
+    let run = synthetic("finish_max_tokens.sse");
+    assert_eq!(run.choice().text, "Cut he");
+    assert_eq!(run.choice().finish, Some(FinishReason::Length));
+    assert_eq!(run.choice().finish_reason.as_deref(), Some("MAX_TOKENS"));
+
+    let run = synthetic("finish_safety.sse");
+    assert_eq!(run.choice().finish, Some(FinishReason::ContentFilter));
+    assert_eq!(
+        run.choice().finish_details,
+        Some(Value::from("blocked for safety"))
+    );
+}
+
+#[test]
+fn quirk_multiple_candidates() {
+    let run = synthetic("multiple_candidates.sse");
+    let zero = run.message.choices.get(&0).unwrap();
+    let one = run.message.choices.get(&1).unwrap();
+    assert_eq!(zero.text, "zero ");
+    assert_eq!(one.text, "one done");
+    assert_eq!(zero.finish, Some(FinishReason::ToolCalls));
+    assert_eq!(one.finish, Some(FinishReason::Stop));
+    assert_eq!(
+        zero.tool_calls.get(&0).map(|c| c.id.as_str()),
+        Some("call_0_0_f")
+    );
+    assert!(run.message.complete);
+    // Complete only once every candidate has finished.
+    let body = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gemini/multiple_candidates.sse"),
+    )
+    .unwrap();
+    let mut acc = Provider::Gemini.accumulator();
+    let mut complete = Vec::new();
+    for line in body.lines().filter_map(|l| l.strip_prefix("data: ")) {
+        acc.push("message", &json::parse(line.as_bytes()).unwrap());
+        complete.push(acc.message().complete);
+    }
+    assert_eq!(complete, [false, false, true]);
+}
+
+#[test]
+fn quirk_sparse_candidate_index() {
+    let run = synthetic("sparse_candidate_index.sse");
+    let c = run
+        .message
+        .choices
+        .get(&u64::MAX)
+        .expect("keyed by its index");
+    assert_eq!(c.text, "far");
+    assert_eq!(run.message.choices.len(), 1);
+}
+
+#[test]
+fn quirk_prompt_blocked() {
+    let run = synthetic("prompt_blocked.sse");
+    let c = run.choice();
+    assert!(c.content.is_empty());
+    assert_eq!(c.finish_reason.as_deref(), Some("SAFETY"));
+    assert_eq!(c.finish, Some(FinishReason::ContentFilter));
+    assert!(run.message.complete);
+    assert_eq!(usage_full(&run), (Some(8), None, Some(8), None));
+}
+
+#[test]
+fn quirk_error_payload() {
+    let run = synthetic("error_payload.sse");
+    let error = run.message.error.as_ref().expect("error kept");
+    assert_eq!(error.message, "The model is overloaded.");
+    assert_eq!(error.kind.as_deref(), Some("UNAVAILABLE"));
+    assert_eq!(run.choice().text, "Partial");
+    assert!(!run.message.complete);
+    assert!(matches!(run.events.last(), Some(StreamEvent::Error { .. })));
+}
+
+#[test]
+fn quirk_other_parts_kept_raw() {
+    let run = synthetic("other_parts.sse");
+    assert_eq!(kinds(&run), ["text", "raw", "raw", "text"]);
+    assert!(matches!(&run.choice().content[1], Part::Raw(v)
+        if v.pointer("/executableCode/code").and_then(Value::as_str) == Some("print(1+1)")));
+    assert!(matches!(&run.choice().content[2], Part::Raw(v)
+        if v.pointer("/codeExecutionResult/output").and_then(Value::as_str) == Some("2\n")));
+    assert_eq!(run.choice().text, "Running code.It is 2.");
+}
+
+#[test]
+fn cli_json_shape() {
+    let run = synthetic("function_call_whole.sse");
+    let v = run.message.to_value();
+    assert_eq!(v.get("provider").and_then(Value::as_str), Some("gemini"));
+    assert_eq!(v.get("id").and_then(Value::as_str), Some("resp_1"));
+    assert_eq!(v.get("model").and_then(Value::as_str), Some("gemini-test"));
+    assert_eq!(
+        v.pointer("/choices/0/tool_calls/0/arguments/days/1")
+            .and_then(Value::as_u64),
+        Some(2)
+    );
+    assert_eq!(
+        v.pointer("/choices/0/finish_reason")
+            .and_then(Value::as_str),
+        Some("STOP")
+    );
+    assert_eq!(
+        v.pointer("/usage/input_tokens").and_then(Value::as_u64),
+        Some(30)
+    );
+}
