@@ -5,7 +5,9 @@
 //! (pieces of 1 to 16 bytes from a seeded generator, so a failing run can be
 //! replayed exactly).
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
+
+use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -44,6 +46,54 @@ impl InputArgs {
         Ok(buf)
     }
 
+    /// Reads the input as it arrives (a pipe from `curl -N`, say), handing
+    /// each piece to `on_piece` as soon as it is read, cut per the chunking
+    /// flags.
+    pub fn stream(
+        &self,
+        mut on_piece: impl FnMut(&[u8]) -> Result<(), crate::Failure>,
+    ) -> Result<(), crate::Failure> {
+        let mut reader: Box<dyn Read> = match &self.file {
+            Some(path) if path.as_os_str() != "-" => {
+                Box::new(std::fs::File::open(path).map_err(|e| {
+                    crate::Failure::Usage(format!("cannot read {}: {e}", path.display()))
+                })?)
+            }
+            _ => Box::new(std::io::stdin()),
+        };
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match reader.read(&mut buf) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(crate::Failure::Input(format!("cannot read input: {e}"))),
+            };
+            for piece in split(buf.get(..n).unwrap_or(&[]), self.chunking()) {
+                on_piece(piece)?;
+            }
+        }
+    }
+
+    /// A progress bar on stderr for a long file input, when stderr is a
+    /// terminal; a no-op otherwise.
+    pub fn progress(&self, total: usize) -> Progress {
+        const WORTH_A_BAR: usize = 8 << 20;
+        let from_file = self.file.as_ref().is_some_and(|p| p.as_os_str() != "-");
+        let bar =
+            (from_file && total >= WORTH_A_BAR && std::io::stderr().is_terminal()).then(|| {
+                let bar = ProgressBar::new(total as u64);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                bar
+            });
+        Progress { bar }
+    }
+
     /// The piece lengths to cut `len` bytes into, per the chunking flags.
     pub fn pieces<'a>(&self, data: &'a [u8]) -> Vec<&'a [u8]> {
         split(data, self.chunking())
@@ -55,6 +105,28 @@ impl InputArgs {
             (Some(n), _) => Chunking::Fixed(usize::try_from(n).unwrap_or(usize::MAX)),
             (None, Some(seed)) => Chunking::Random(seed),
             (None, None) => Chunking::Whole,
+        }
+    }
+}
+
+/// Progress through a long input (see [`InputArgs::progress`]).
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// `n` more bytes were fed.
+    pub fn advance(&self, n: usize) {
+        if let Some(bar) = &self.bar {
+            bar.inc(n as u64);
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
         }
     }
 }

@@ -1,10 +1,11 @@
 //! `llmstream accumulate`: a provider's raw SSE body folded into the final
-//! message, or its normalized events.
+//! message, or its normalized events, or rendered live.
 
 use clap::{Args, ValueEnum};
 use llmstream::providers::{Pipeline, Provider};
 
 use crate::input::InputArgs;
+use crate::live::{fancy_output, LiveView};
 use crate::output::Lines;
 use crate::Failure;
 
@@ -27,7 +28,8 @@ pub enum ProviderArg {
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   llmstream accumulate recording.sse
-  curl -N … | llmstream accumulate --provider anthropic --events")]
+  llmstream accumulate recording.sse --events --random-chunks 7
+  curl -N https://api.openai.com/v1/chat/completions … | llmstream accumulate --live")]
 pub struct AccumulateArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -35,19 +37,30 @@ pub struct AccumulateArgs {
     #[arg(long, value_enum, default_value_t = ProviderArg::Auto)]
     pub provider: ProviderArg,
     /// Print the normalized events, one per line, instead of the message.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "live")]
     pub events: bool,
+    /// Render the stream live as it arrives: text, and each tool call's
+    /// arguments as a growing JSON tree.
+    #[arg(long)]
+    pub live: bool,
 }
 
-pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
-    let data = args.input.read().map_err(Failure::Usage)?;
-    let mut pipeline = match args.provider {
+fn pipeline_for(provider: ProviderArg) -> Pipeline {
+    match provider {
         ProviderArg::Auto => Pipeline::new(),
         ProviderArg::OpenaiChat => Pipeline::with_provider(Provider::OpenAiChat),
         ProviderArg::OpenaiResponses => Pipeline::with_provider(Provider::OpenAiResponses),
         ProviderArg::Anthropic => Pipeline::with_provider(Provider::Anthropic),
         ProviderArg::Gemini => Pipeline::with_provider(Provider::Gemini),
-    };
+    }
+}
+
+pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
+    if args.live {
+        return live(args);
+    }
+    let data = args.input.read().map_err(Failure::Usage)?;
+    let mut pipeline = pipeline_for(args.provider);
     let mut out = Lines::new();
     let drain = |pipeline: &mut Pipeline, out: &mut Lines| {
         while let Some(event) = pipeline.next_event() {
@@ -56,12 +69,15 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
             }
         }
     };
+    let progress = args.input.progress(data.len());
     for piece in args.input.pieces(&data) {
         pipeline
             .feed(piece)
             .map_err(|e| Failure::Input(e.to_string()))?;
         drain(&mut pipeline, &mut out);
+        progress.advance(piece.len());
     }
+    drop(progress);
     let finished = pipeline.finish();
     drain(&mut pipeline, &mut out);
     finished.map_err(|e| Failure::Input(e.to_string()))?;
@@ -70,11 +86,33 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
             Some(message) => out.line(&message.to_value().to_json()),
             None => {
                 return Err(Failure::Input(format!(
-                    "no provider payload in {} bytes of input",
+                    "no provider payload found in {} bytes of input",
                     data.len()
                 )))
             }
         }
     }
     Ok(())
+}
+
+/// Reads the input as it arrives and renders each piece at once.
+fn live(args: &AccumulateArgs) -> Result<(), Failure> {
+    let mut pipeline = pipeline_for(args.provider);
+    let mut view = LiveView::new(fancy_output());
+    args.input.stream(|piece| {
+        pipeline
+            .feed(piece)
+            .map_err(|e| Failure::Input(e.to_string()))?;
+        while let Some(event) = pipeline.next_event() {
+            view.event(&event, pipeline.builder());
+        }
+        view.render(pipeline.builder());
+        Ok(())
+    })?;
+    let finished = pipeline.finish();
+    while let Some(event) = pipeline.next_event() {
+        view.event(&event, pipeline.builder());
+    }
+    view.close();
+    finished.map_err(|e| Failure::Input(e.to_string()))
 }

@@ -22,7 +22,9 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
     let data = args.input.read().map_err(Failure::Usage)?;
     let mut stream = ActionStream::new();
     let mut out = Lines::new();
+    let progress = args.input.progress(data.len());
     for piece in args.input.pieces(&data) {
+        progress.advance(piece.len());
         stream.push_bytes(piece);
         while let Some(event) = stream.next_event() {
             out.line(&event_value(&event).to_json());

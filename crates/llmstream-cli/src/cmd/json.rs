@@ -57,7 +57,9 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
             out.line(&event_line(&event));
         }
     };
+    let progress = args.input.progress(data.len());
     for piece in args.input.pieces(&data) {
+        progress.advance(piece.len());
         let mut feed = parser.feed(piece);
         while let Some(event) = feed.next_event() {
             let event = event.map_err(|e| Failure::Input(e.to_string()))?;
@@ -93,7 +95,9 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
 pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let data = args.input.read().map_err(Failure::Usage)?;
     let mut parser = Parser::with_options(Options::new().trailing_commas(true));
+    let progress = args.input.progress(data.len());
     for piece in args.input.pieces(&data) {
+        progress.advance(piece.len());
         parser
             .push(piece)
             .map_err(|e| Failure::Input(e.to_string()))?;
