@@ -188,7 +188,7 @@ impl SnapshotChunker {
                         })
                     }
                 };
-                out.text(if array { "[" } else { "{" });
+                out.open(if array { "[" } else { "{" });
                 self.frames.push(Frame::new(None, array));
                 self.choose(snapshot, None, &mut out);
             }
@@ -446,7 +446,7 @@ impl SnapshotChunker {
             Value::Array(_) | Value::Object(_) => {
                 let array = matches!(value, Value::Array(_));
                 piece.push(if array { '[' } else { '{' });
-                out.text(&piece);
+                out.open(&piece);
                 self.frames.push(Frame::new(Some(seg), array));
                 self.choose(value, prev, out);
             }
@@ -741,21 +741,34 @@ fn escape_into(out: &mut String, text: &str) {
     }
 }
 
-/// Collects emitted text as chunks: one per emitted item, closing brackets
-/// joined to the item they follow.
+/// Collects emitted text as chunks: one per emitted item, an opening
+/// bracket joined to what follows it and closing brackets to what they
+/// follow, so no chunk is bare punctuation that could have gone with a
+/// neighbour.
 #[derive(Default)]
 struct Out {
     pieces: Vec<String>,
     current: String,
+    /// The current piece ends in an opening bracket: join the next item.
+    joining: bool,
 }
 
 impl Out {
     fn text(&mut self, text: &str) {
-        self.cut();
+        if !self.joining {
+            self.cut();
+        }
+        self.joining = false;
         self.current.push_str(text);
     }
 
+    fn open(&mut self, text: &str) {
+        self.text(text);
+        self.joining = true;
+    }
+
     fn close(&mut self, bracket: &str) {
+        self.joining = false;
         self.current.push_str(bracket);
     }
 

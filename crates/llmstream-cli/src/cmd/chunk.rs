@@ -1,8 +1,16 @@
-//! `llmstream chunk` (not built yet).
+//! `llmstream chunk`: JSON Lines of complete snapshots in, streaming chunks
+//! out.
+//!
+//! The output forms are the CLI contract of DESIGN.md: each emitted chunk as
+//! a JSON string, one per line; `--concat` prints only the concatenated
+//! text. Blank lines are skipped. The chunking flags cut the input before it
+//! is split into lines, so they never change the output.
 
 use clap::Args;
+use llmstream::chunker::SnapshotChunker;
 
 use crate::input::InputArgs;
+use crate::output::Lines;
 use crate::Failure;
 
 /// The arguments of `llmstream chunk`.
@@ -10,8 +18,55 @@ use crate::Failure;
 pub struct ChunkArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Print only the concatenated text of every chunk (the final JSON).
+    #[arg(long)]
+    pub concat: bool,
 }
 
-pub fn run(_args: &ChunkArgs) -> Result<(), Failure> {
-    Err(Failure::Usage("the chunk subcommand is not built yet".into()))
+pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
+    let bytes = args.input.read().map_err(Failure::Input)?;
+    let mut out = Lines::new();
+    let mut chunker = SnapshotChunker::new();
+    let mut text = String::new();
+    let mut line = Vec::new();
+    let mut line_number = 0usize;
+    let mut emit = |chunks: Vec<String>, out: &mut Lines| {
+        for chunk in chunks {
+            if args.concat {
+                text.push_str(&chunk);
+            } else {
+                out.line(&serde_json::Value::String(chunk).to_string());
+            }
+        }
+    };
+    // Lines are assembled from the pieces as a streaming reader would.
+    let pieces = args.input.pieces(&bytes);
+    let mut rest = pieces
+        .iter()
+        .flat_map(|piece| piece.iter().copied())
+        .peekable();
+    while rest.peek().is_some() {
+        line.clear();
+        for byte in rest.by_ref() {
+            if byte == b'\n' {
+                break;
+            }
+            line.push(byte);
+        }
+        line_number += 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let snapshot = std::str::from_utf8(&line)
+            .map_err(|e| Failure::Input(format!("line {line_number}: not UTF-8: {e}")))?;
+        let chunks = chunker
+            .process_text(snapshot)
+            .map_err(|e| Failure::Input(format!("line {line_number}: {e}")))?;
+        emit(chunks, &mut out);
+    }
+    emit(chunker.flush(), &mut out);
+    if args.concat {
+        out.line(&text);
+    }
+    Ok(())
 }

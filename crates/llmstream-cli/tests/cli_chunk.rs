@@ -1,0 +1,124 @@
+//! `llmstream chunk` per the CLI contract: JSON Lines of snapshots in, each
+//! chunk as a JSON string per line out; `--concat` the joined text; exit 1
+//! with `error: …` naming the snapshot and path on bad input.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const SNAPSHOTS: &str = concat!(
+    r#"{"title": "Vol"}"#,
+    "\n",
+    r#"{"title": "Volcano trip"}"#,
+    "\n\n",
+    r#"{"days": [], "title": "Volcano trip"}"#,
+    "\n",
+    r#"{"title": "Volcano trip", "days": [{"name": "Hike"}]}"#,
+    "\n",
+);
+
+fn chunk() -> Command {
+    let mut cmd = Command::cargo_bin("llmstream").unwrap();
+    cmd.arg("chunk");
+    cmd
+}
+
+#[test]
+fn prints_each_chunk_as_a_json_string() {
+    let output = chunk()
+        .write_stdin(SNAPSHOTS)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines: Vec<String> = String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<String>(line).unwrap())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            r#"{"title":"Vol"#,
+            "cano trip",
+            r#"""#,
+            r#","days":["#,
+            r#"{"name":"Hike"#,
+            r#""}]}"#
+        ]
+    );
+}
+
+#[test]
+fn concat_prints_the_final_json() {
+    chunk()
+        .arg("--concat")
+        .write_stdin(SNAPSHOTS)
+        .assert()
+        .success()
+        .stdout(r#"{"title":"Volcano trip","days":[{"name":"Hike"}]}"#.to_owned() + "\n");
+}
+
+#[test]
+fn chunking_flags_do_not_change_the_output() {
+    let whole = chunk().write_stdin(SNAPSHOTS).output().unwrap().stdout;
+    for flags in [["--chunk-size", "1"], ["--random-chunks", "7"]] {
+        chunk()
+            .args(flags)
+            .write_stdin(SNAPSHOTS)
+            .assert()
+            .success()
+            .stdout(whole.clone());
+    }
+}
+
+#[test]
+fn bad_input_exits_1_naming_the_snapshot_and_path() {
+    chunk()
+        .write_stdin("{\"a\": {\"b\": \"xy\"}}\n{\"a\": {\"b\": \"xz\"}}\n")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::starts_with(
+            "error: line 2: snapshot 2, at a.b: the string no longer extends its previous text",
+        ));
+    chunk()
+        .write_stdin("{\"a\": 1}\n{\"a\": \n")
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("error: line 2: snapshot 2")
+                .and(predicate::str::contains("not valid JSON")),
+        );
+}
+
+#[test]
+fn every_fixture_round_trips_through_concat() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/chunker");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!(
+            "skipped: no chunker fixtures at {} (they live outside the repository)",
+            dir.display()
+        );
+        return;
+    };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.extension().map_or(true, |x| x != "jsonl") {
+            continue;
+        }
+        let output = chunk()
+            .arg(&path)
+            .arg("--concat")
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let got: serde_json::Value = serde_json::from_slice(&output).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let last = text.lines().rfind(|l| !l.trim().is_empty()).unwrap();
+        let want: serde_json::Value = serde_json::from_str(last).unwrap();
+        assert_eq!(got, want, "{}", path.display());
+    }
+}
