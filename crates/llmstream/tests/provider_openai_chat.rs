@@ -137,7 +137,11 @@ fn plain_text_answer() {
     ) else {
         return;
     };
-    assert_start(&o, "chatcmpl-ABfw031mOJeYCSHe4yI2ZjOA6kMJL", "gpt-4o-2024-08-06");
+    assert_start(
+        &o,
+        "chatcmpl-ABfw031mOJeYCSHe4yI2ZjOA6kMJL",
+        "gpt-4o-2024-08-06",
+    );
     assert_plain_text(
         &o,
         "I'm unable to provide real-time weather updates. To get the current weather in San \
@@ -160,7 +164,12 @@ fn structured_output_in_content() {
     };
     let text = r#"{"city":"San Francisco","temperature":61,"units":"f"}"#;
     assert_plain_text(&o, text);
-    assert_eq!(v(&o.message.choices[&0].text).get("temperature").and_then(Value::as_u64), Some(61));
+    assert_eq!(
+        v(&o.message.choices[&0].text)
+            .get("temperature")
+            .and_then(Value::as_u64),
+        Some(61)
+    );
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_usage(&o, 79, 14, 93);
 }
@@ -239,7 +248,9 @@ fn content_logprobs() {
         .collect();
     assert_eq!(tokens, ["Foo", "!"]);
     assert_eq!(
-        o.message.choices[&0].logprobs[0].get("logprob").and_then(Value::as_f64),
+        o.message.choices[&0].logprobs[0]
+            .get("logprob")
+            .and_then(Value::as_f64),
         Some(-0.0025094282)
     );
     assert_usage(&o, 9, 2, 11);
@@ -275,7 +286,11 @@ fn single_tool_call() {
     ) else {
         return;
     };
-    assert_start(&o, "chatcmpl-ABfw8AOXnoa2kzy11vVTSjuQhHCQr", "gpt-4o-2024-08-06");
+    assert_start(
+        &o,
+        "chatcmpl-ABfw8AOXnoa2kzy11vVTSjuQhHCQr",
+        "gpt-4o-2024-08-06",
+    );
     assert_call(
         &o,
         0,
@@ -304,7 +319,10 @@ fn single_tool_call() {
     assert_usage(&o, 76, 24, 100);
     // The call ends at the finish, before the usage.
     let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
-    assert_eq!(&names[names.len() - 3..], ["tool_call_end", "finish", "usage"]);
+    assert_eq!(
+        &names[names.len() - 3..],
+        ["tool_call_end", "finish", "usage"]
+    );
 }
 
 #[test]
@@ -330,7 +348,10 @@ fn parallel_tool_calls() {
         "get_stock_price",
         r#"{"ticker": "AAPL", "exchange": "NASDAQ"}"#,
     );
-    assert_eq!(o.message.choices[&0].content, vec![Part::ToolCall(0), Part::ToolCall(1)]);
+    assert_eq!(
+        o.message.choices[&0].content,
+        vec![Part::ToolCall(0), Part::ToolCall(1)]
+    );
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
     assert_usage(&o, 149, 60, 209);
 }
@@ -381,12 +402,26 @@ fn newer_wire_shape_tool_call_then_text() {
     ) else {
         return;
     };
-    assert_start(&o, "chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl", "gpt-4o-mini-2024-07-18");
-    assert_call(&o, 0, 0, "call_ZR5UUuTt3pf61kjwAJIYdVMj", "get_capital", r#"{"country":"UK"}"#);
+    assert_start(
+        &o,
+        "chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl",
+        "gpt-4o-mini-2024-07-18",
+    );
+    assert_call(
+        &o,
+        0,
+        0,
+        "call_ZR5UUuTt3pf61kjwAJIYdVMj",
+        "get_capital",
+        r#"{"country":"UK"}"#,
+    );
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
     assert_usage(&o, 53, 15, 68);
     let usage = o.message.usage.as_ref().unwrap();
-    assert_eq!((usage.cached_input_tokens, usage.reasoning_tokens), (Some(0), Some(0)));
+    assert_eq!(
+        (usage.cached_input_tokens, usage.reasoning_tokens),
+        (Some(0), Some(0))
+    );
 
     let Some(o) = chat_fixture(
         "openai_chat/_extracted/test_run_stream_sync_streams_real_model.yaml.interaction1.sse",
@@ -409,7 +444,14 @@ fn anthropic_endpoint_first_tool_call_at_index_1() {
     let c = &o.message.choices[&0];
     assert_eq!(c.text, "Reading it.");
     assert_eq!(c.tool_calls.keys().copied().collect::<Vec<_>>(), [1]);
-    assert_call(&o, 0, 1, "toolu_sanitized", "read_file", r#"{"path": "a.txt"}"#);
+    assert_call(
+        &o,
+        0,
+        1,
+        "toolu_sanitized",
+        "read_file",
+        r#"{"path": "a.txt"}"#,
+    );
     assert_eq!(
         c.content,
         vec![Part::Text("Reading it.".to_string()), Part::ToolCall(1)]
@@ -425,12 +467,19 @@ fn azure_empty_first_chunk() {
         return;
     };
     // The first chunk's empty id and model do not win.
-    assert_start(&o, "chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt", "gpt-5-nano-2025-08-07");
+    assert_start(
+        &o,
+        "chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt",
+        "gpt-5-nano-2025-08-07",
+    );
     assert_plain_text(&o, "Capital of Denmark.");
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_usage(&o, 15, 78, 93);
     let usage = o.message.usage.as_ref().unwrap();
-    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(64), Some(0)));
+    assert_eq!(
+        (usage.reasoning_tokens, usage.cached_input_tokens),
+        (Some(64), Some(0))
+    );
 }
 
 #[test]
@@ -440,7 +489,11 @@ fn openrouter_repeated_tool_header_and_no_finish_reason() {
     ) else {
         return;
     };
-    assert_start(&o, "gen-1753242299-QZRAt5HJHd1ptY8sdS0s", "moonshotai/kimi-k2");
+    assert_start(
+        &o,
+        "gen-1753242299-QZRAt5HJHd1ptY8sdS0s",
+        "moonshotai/kimi-k2",
+    );
     // id "0" and name sent twice: not "00", not "llm_versionllm_version".
     assert_call(&o, 0, 0, "0", "llm_version", "{}");
     assert_eq!(o.call(0, 0).arguments_text, "{}");
@@ -485,7 +538,10 @@ fn fireworks_no_arguments_key_and_usage_after_finish() {
     ) else {
         return;
     };
-    assert_plain_text(&o, "The installed version of LLM on this system is 0.fixed-version.");
+    assert_plain_text(
+        &o,
+        "The installed version of LLM on this system is 0.fixed-version.",
+    );
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_usage(&o, 105, 16, 121);
 }
@@ -565,7 +621,10 @@ fn synthetic_no_finish_reason_done() {
     assert_eq!(o.message.choices[&0].finish_reason, None);
     assert!(o.message.complete, "[DONE] completes the message");
     // The call ends at [DONE], not only at the end of the body.
-    assert_eq!(o.events.last().map(StreamEvent::name), Some("tool_call_end"));
+    assert_eq!(
+        o.events.last().map(StreamEvent::name),
+        Some("tool_call_end")
+    );
 }
 
 #[test]
@@ -587,7 +646,10 @@ fn synthetic_usage_chunk_with_empty_choices() {
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_usage(&o, 20, 30, 50);
     let usage = o.message.usage.as_ref().unwrap();
-    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(24), Some(16)));
+    assert_eq!(
+        (usage.reasoning_tokens, usage.cached_input_tokens),
+        (Some(24), Some(16))
+    );
 }
 
 #[test]
@@ -604,7 +666,10 @@ fn synthetic_error_payload() {
     let o = synthetic("chat_error_payload.sse");
     assert_eq!(o.message.choices[&0].text, "Partial");
     let error = o.message.error.as_ref().expect("error kept");
-    assert_eq!(error.message, "The server had an error while processing your request.");
+    assert_eq!(
+        error.message,
+        "The server had an error while processing your request."
+    );
     assert_eq!(error.kind.as_deref(), Some("server_error"));
     assert!(error.raw.as_ref().and_then(|r| r.get("error")).is_some());
     assert_eq!(
@@ -645,7 +710,10 @@ fn synthetic_logprobs_appended() {
     assert_eq!(tokens, ["Hi", "!", "No."]);
     assert_eq!(
         c.content,
-        vec![Part::Text("Hi!".to_string()), Part::Refusal("No.".to_string())]
+        vec![
+            Part::Text("Hi!".to_string()),
+            Part::Refusal("No.".to_string())
+        ]
     );
 }
 

@@ -127,13 +127,23 @@ fn errors(o: &Outcome) -> Vec<&str> {
 
 #[test]
 fn function_call_then_text() {
-    let Some(o) =
-        responses_fixture("openai_responses/_extracted/test_openai_responses_stream.yaml.interaction0.sse")
-    else {
+    let Some(o) = responses_fixture(
+        "openai_responses/_extracted/test_openai_responses_stream.yaml.interaction0.sse",
+    ) else {
         return;
     };
-    assert_start(&o, "resp_67e554a155508191900ee113293c4c830794405d35281ae2", "gpt-4o-2024-08-06");
-    assert_call(&o, 0, "call_kL0PCQV7M2WMoVX8V8OtYSAL", "get_capital", &v(r#"{"country":"France"}"#));
+    assert_start(
+        &o,
+        "resp_67e554a155508191900ee113293c4c830794405d35281ae2",
+        "gpt-4o-2024-08-06",
+    );
+    assert_call(
+        &o,
+        0,
+        "call_kL0PCQV7M2WMoVX8V8OtYSAL",
+        "get_capital",
+        &v(r#"{"country":"France"}"#),
+    );
     assert_eq!(o.call(0, 0).kind.as_deref(), Some("function"));
     assert_eq!(fragments(&o, 0), r#"{"country":"France"}"#);
     assert_eq!(o.events_named("tool_call_delta").len(), 5);
@@ -142,9 +152,9 @@ fn function_call_then_text() {
     assert!(o.message.complete);
     assert_eq!(o.message.error, None);
 
-    let Some(o) =
-        responses_fixture("openai_responses/_extracted/test_openai_responses_stream.yaml.interaction1.sse")
-    else {
+    let Some(o) = responses_fixture(
+        "openai_responses/_extracted/test_openai_responses_stream.yaml.interaction1.sse",
+    ) else {
         return;
     };
     let c = &o.message.choices[&0];
@@ -158,18 +168,25 @@ fn function_call_then_text() {
 
 #[test]
 fn minimal_text() {
-    let Some(o) =
-        responses_fixture("openai_responses/_extracted/test_responses_basic_streaming.yaml.interaction0.sse")
-    else {
+    let Some(o) = responses_fixture(
+        "openai_responses/_extracted/test_responses_basic_streaming.yaml.interaction0.sse",
+    ) else {
         return;
     };
-    assert_start(&o, "resp_00592e63e61b66660169fab1b9f8e481a2b321356198d7ac1b", "gpt-5.5-2026-04-23");
+    assert_start(
+        &o,
+        "resp_00592e63e61b66660169fab1b9f8e481a2b321356198d7ac1b",
+        "gpt-5.5-2026-04-23",
+    );
     assert_eq!(o.message.choices[&0].text, "pong");
     assert_eq!(o.streamed_text(0), "pong");
     assert_finish(&o, "completed", FinishReason::Stop);
     assert_usage(&o, 11, 5, 16);
     let usage = o.message.usage.as_ref().unwrap();
-    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(0), Some(0)));
+    assert_eq!(
+        (usage.reasoning_tokens, usage.cached_input_tokens),
+        (Some(0), Some(0))
+    );
 }
 
 #[test]
@@ -179,7 +196,13 @@ fn tool_use_then_answer() {
     ) else {
         return;
     };
-    assert_call(&o, 0, "call_sVidsfFJ6zlzRpelrPkTPlpd", "multiply", &v(r#"{"a":1231,"b":2331}"#));
+    assert_call(
+        &o,
+        0,
+        "call_sVidsfFJ6zlzRpelrPkTPlpd",
+        "multiply",
+        &v(r#"{"a":1231,"b":2331}"#),
+    );
     assert_eq!(o.events_named("tool_call_delta").len(), 11);
     // The numbers complete as path-aware argument events.
     let completed: Vec<_> = o
@@ -202,7 +225,10 @@ fn tool_use_then_answer() {
     ) else {
         return;
     };
-    assert_eq!(o.message.choices[&0].text, "1231 \u{d7} 2331 = **2,869,461**");
+    assert_eq!(
+        o.message.choices[&0].text,
+        "1231 \u{d7} 2331 = **2,869,461**"
+    );
     assert_finish(&o, "completed", FinishReason::Stop);
     assert_usage(&o, 94, 18, 112);
 }
@@ -212,7 +238,11 @@ fn error_event_nested_then_failed() {
     let Some(o) = responses_fixture("openai_responses/openai-error.1.chunks.txt") else {
         return;
     };
-    assert_start(&o, "resp_05500b38c2cd9bfc00691c7c9d222481a3b595421266dab424", "gpt-5-nano-2025-08-07");
+    assert_start(
+        &o,
+        "resp_05500b38c2cd9bfc00691c7c9d222481a3b595421266dab424",
+        "gpt-5-nano-2025-08-07",
+    );
     let message = "You exceeded your current quota, please check your plan and billing details. \
                    For more information on this error, read the docs: \
                    https://platform.openai.com/docs/guides/error-codes/api-errors.";
@@ -229,7 +259,8 @@ fn error_event_nested_then_failed() {
 
 #[test]
 fn copilot_rotating_item_ids() {
-    let Some(o) = responses_fixture("openai_responses/github-copilot-id-rotation.1.chunks.txt") else {
+    let Some(o) = responses_fixture("openai_responses/github-copilot-id-rotation.1.chunks.txt")
+    else {
         return;
     };
     // Even the response id rotates: the first one is the message's.
@@ -253,7 +284,10 @@ fn copilot_rotating_item_ids() {
     assert_finish(&o, "completed", FinishReason::Stop);
     assert_usage(&o, 19, 105, 124);
     let usage = o.message.usage.as_ref().unwrap();
-    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(44), Some(0)));
+    assert_eq!(
+        (usage.reasoning_tokens, usage.cached_input_tokens),
+        (Some(44), Some(0))
+    );
 }
 
 #[test]
@@ -262,7 +296,13 @@ fn custom_tool_free_text_input() {
         return;
     };
     let input = "SELECT * FROM users WHERE age > 25";
-    assert_call(&o, 0, "call_custom_sql_001", "write_sql", &Value::from(input));
+    assert_call(
+        &o,
+        0,
+        "call_custom_sql_001",
+        "write_sql",
+        &Value::from(input),
+    );
     let tc = o.call(0, 0);
     assert_eq!(tc.kind.as_deref(), Some("custom"));
     assert_eq!(tc.arguments_text, input);
@@ -282,7 +322,11 @@ fn four_concatenated_responses() {
         return;
     };
     // One message: the first response's id, every response's content.
-    assert_start(&o, "resp_01830d662ab3856501693c321345c88190b0de00f3b9975691", "gpt-5.1-codex-max");
+    assert_start(
+        &o,
+        "resp_01830d662ab3856501693c321345c88190b0de00f3b9975691",
+        "gpt-5.1-codex-max",
+    );
     let c = &o.message.choices[&0];
     let summary = "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then \
                    multiply the result by 3, and finally multiply that by 10, reporting the final \
@@ -291,12 +335,32 @@ fn four_concatenated_responses() {
     assert_eq!(c.text, "The final result is **570**.");
     // Output index 0 of each later response continues after the last key.
     assert_eq!(c.tool_calls.keys().copied().collect::<Vec<_>>(), [1, 2, 3]);
-    assert_call(&o, 1, "call_AB6AaRZ1FYZB2RwS6A5vbdqn", "calculator", &v(r#"{"a":12,"b":7,"op":"add"}"#));
-    assert_call(&o, 2, "call_Q6pW65MUgW9vF59BmItYGos3", "calculator", &v(r#"{"a":19,"b":3,"op":"multiply"}"#));
-    assert_call(&o, 3, "call_Zl5vIMnD7dVAjgU6FkhmiCZh", "calculator", &v(r#"{"a":57,"b":10,"op":"multiply"}"#));
+    assert_call(
+        &o,
+        1,
+        "call_AB6AaRZ1FYZB2RwS6A5vbdqn",
+        "calculator",
+        &v(r#"{"a":12,"b":7,"op":"add"}"#),
+    );
+    assert_call(
+        &o,
+        2,
+        "call_Q6pW65MUgW9vF59BmItYGos3",
+        "calculator",
+        &v(r#"{"a":19,"b":3,"op":"multiply"}"#),
+    );
+    assert_call(
+        &o,
+        3,
+        "call_Zl5vIMnD7dVAjgU6FkhmiCZh",
+        "calculator",
+        &v(r#"{"a":57,"b":10,"op":"multiply"}"#),
+    );
     match c.content.as_slice() {
-        [Part::Reasoning { text, signature: Some(sig) }, Part::ToolCall(1), Part::ToolCall(2), Part::ToolCall(3), Part::Text(t)] =>
-        {
+        [Part::Reasoning {
+            text,
+            signature: Some(sig),
+        }, Part::ToolCall(1), Part::ToolCall(2), Part::ToolCall(3), Part::Text(t)] => {
             assert_eq!(text, summary);
             // The encrypted content of the finished item.
             assert!(sig.starts_with("gAAAAABpPDIVOKrsHNZ0"), "{sig}");
@@ -312,7 +376,12 @@ fn four_concatenated_responses() {
     assert_finish(&o, "completed", FinishReason::Stop);
     // Usage is the sum over the four responses.
     assert_eq!(o.events_named("usage").len(), 4);
-    assert_usage(&o, 134 + 221 + 260 + 299, 28 + 26 + 26 + 12, 162 + 247 + 286 + 311);
+    assert_usage(
+        &o,
+        134 + 221 + 260 + 299,
+        28 + 26 + 26 + 12,
+        162 + 247 + 286 + 311,
+    );
     assert!(o.message.complete);
     assert_eq!(o.message.error, None);
 }
@@ -328,7 +397,10 @@ fn synthetic_rotating_ids_keyed_by_output_index() {
     assert_eq!(c.text, "Checking now.");
     assert_eq!(c.role.as_deref(), Some("assistant"));
     assert_call(&o, 1, "call_rot", "weather", &v(r#"{"city":"Oslo"}"#));
-    assert_eq!(c.content, vec![Part::Text("Checking now.".to_string()), Part::ToolCall(1)]);
+    assert_eq!(
+        c.content,
+        vec![Part::Text("Checking now.".to_string()), Part::ToolCall(1)]
+    );
     assert_finish(&o, "completed", FinishReason::ToolCalls);
     assert_usage(&o, 30, 12, 42);
     assert!(errors(&o).is_empty());
@@ -392,9 +464,8 @@ fn synthetic_reasoning_summary_text_and_encrypted_content() {
         text: text.to_string(),
         signature: signature.map(String::from),
     };
-    let raw_item = v(
-        r#"{"id":"rs_2","type":"reasoning","summary":[],"encrypted_content":"enc-2"}"#,
-    );
+    let raw_item =
+        v(r#"{"id":"rs_2","type":"reasoning","summary":[],"encrypted_content":"enc-2"}"#);
     assert_eq!(
         c.content,
         vec![
@@ -420,7 +491,10 @@ fn synthetic_reasoning_summary_text_and_encrypted_content() {
     assert_eq!(streamed, c.reasoning);
     assert_finish(&o, "completed", FinishReason::Stop);
     let usage = o.message.usage.as_ref().unwrap();
-    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(16), Some(4)));
+    assert_eq!(
+        (usage.reasoning_tokens, usage.cached_input_tokens),
+        (Some(16), Some(4))
+    );
 }
 
 #[test]
@@ -455,7 +529,10 @@ fn synthetic_incomplete_max_output_tokens() {
 fn synthetic_failed_reports_its_error() {
     let o = synthetic("resp_failed.sse");
     assert_eq!(errors(&o), ["Something went wrong."]);
-    assert_eq!(o.message.error.as_ref().unwrap().kind.as_deref(), Some("server_error"));
+    assert_eq!(
+        o.message.error.as_ref().unwrap().kind.as_deref(),
+        Some("server_error")
+    );
     assert_finish(&o, "failed", FinishReason::Other);
     assert!(o.message.complete);
 }
@@ -494,7 +571,10 @@ fn synthetic_concatenated_responses() {
     let c = &o.message.choices[&0];
     assert_call(&o, 0, "call_get", "get", &v("{}"));
     assert_eq!(c.text, "Answer.");
-    assert_eq!(c.content, vec![Part::ToolCall(0), Part::Text("Answer.".to_string())]);
+    assert_eq!(
+        c.content,
+        vec![Part::ToolCall(0), Part::Text("Answer.".to_string())]
+    );
     assert_eq!(
         finishes(&o),
         [
@@ -504,7 +584,10 @@ fn synthetic_concatenated_responses() {
     );
     assert_usage(&o, 30, 9, 39);
     let usage = o.message.usage.as_ref().unwrap();
-    assert_eq!((usage.reasoning_tokens, usage.cached_input_tokens), (Some(1), Some(5)));
+    assert_eq!(
+        (usage.reasoning_tokens, usage.cached_input_tokens),
+        (Some(1), Some(5))
+    );
     assert!(o.message.complete);
 
     // Between the second response.created and its end, the message is
@@ -515,7 +598,10 @@ fn synthetic_concatenated_responses() {
     pipeline.feed(&body[..cut]).unwrap();
     let message = pipeline.message().unwrap();
     assert!(!message.complete);
-    assert_eq!(message.choices[&0].finish_reason.as_deref(), Some("completed"));
+    assert_eq!(
+        message.choices[&0].finish_reason.as_deref(),
+        Some("completed")
+    );
 }
 
 #[test]
@@ -534,7 +620,10 @@ fn synthetic_server_tool_item_kept_raw() {
     assert_eq!(c.text, "High tide at 6.");
     match c.content.as_slice() {
         [Part::Raw(item), Part::Text(t)] => {
-            assert_eq!(item.get("type").and_then(Value::as_str), Some("web_search_call"));
+            assert_eq!(
+                item.get("type").and_then(Value::as_str),
+                Some("web_search_call")
+            );
             assert_eq!(
                 item.pointer("/action/query").and_then(Value::as_str),
                 Some("tides oslo")

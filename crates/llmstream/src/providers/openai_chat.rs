@@ -59,9 +59,6 @@ use crate::json::Value;
 #[derive(Debug, Clone)]
 pub struct Accumulator {
     builder: MessageBuilder,
-    /// Choices seen, and whether each has finished: the message is
-    /// complete once all have.
-    finished: alloc::collections::BTreeMap<u64, bool>,
 }
 
 impl Default for Accumulator {
@@ -78,10 +75,7 @@ impl Accumulator {
 
     /// An accumulator over this builder (to choose its limits).
     pub fn with_builder(builder: MessageBuilder) -> Self {
-        Accumulator {
-            builder,
-            finished: alloc::collections::BTreeMap::new(),
-        }
+        Accumulator { builder }
     }
 
     fn choice(&mut self, choice: &Value, position: usize) {
@@ -101,7 +95,6 @@ impl Accumulator {
                 }
             },
         };
-        self.finished.entry(index).or_insert(false);
         if let Some(delta) = choice.get("delta") {
             self.delta(index, delta);
         }
@@ -114,8 +107,15 @@ impl Accumulator {
         }
         if let Some(reason) = get_str(choice, "finish_reason") {
             self.builder.finish(index, reason, normalize(reason));
-            self.finished.insert(index, true);
-            if self.finished.values().all(|f| *f) {
+            // Complete once every choice of the message has finished (the
+            // choices the builder keeps: bounded by its limits).
+            let all = self
+                .builder
+                .message()
+                .choices
+                .values()
+                .all(|c| c.finish_reason.is_some());
+            if all {
                 self.builder.complete();
             }
         }
@@ -146,7 +146,14 @@ impl Accumulator {
         if let Some(call) = delta.get("function_call") {
             if call.as_object().is_some() {
                 let name = get_str(call, "name");
-                self.call_fragment(choice, 0, None, name, Some("function"), call.get("arguments"));
+                self.call_fragment(
+                    choice,
+                    0,
+                    None,
+                    name,
+                    Some("function"),
+                    call.get("arguments"),
+                );
             }
         }
     }
@@ -167,7 +174,13 @@ impl Accumulator {
     /// gateways omit it), a fragment naming an id already seen continues
     /// that call, a new id starts the next key, and a fragment with
     /// neither continues the latest call of the choice.
-    fn call_key(&mut self, choice: u64, call: &Value, id: Option<&str>, position: usize) -> Option<u64> {
+    fn call_key(
+        &mut self,
+        choice: u64,
+        call: &Value,
+        id: Option<&str>,
+        position: usize,
+    ) -> Option<u64> {
         match call.get("index") {
             None | Some(Value::Null) => {}
             Some(v) => {
@@ -359,7 +372,9 @@ mod tests {
             r#"{"choices":[{"index":18446744073709551615,"delta":{"tool_calls":[{"index":18446744073709551615,"id":"z"}]}}]}"#,
         ]);
         assert!(acc.message().error.is_some());
-        assert!(acc.message().choices[&u64::MAX].tool_calls.contains_key(&u64::MAX));
+        assert!(acc.message().choices[&u64::MAX]
+            .tool_calls
+            .contains_key(&u64::MAX));
     }
 
     #[test]
@@ -374,6 +389,9 @@ mod tests {
     #[test]
     fn string_error_member() {
         let acc = run(&[r#"{"error":"overloaded"}"#]);
-        assert_eq!(acc.message().error.as_ref().map(|e| e.message.as_str()), Some("overloaded"));
+        assert_eq!(
+            acc.message().error.as_ref().map(|e| e.message.as_str()),
+            Some("overloaded")
+        );
     }
 }

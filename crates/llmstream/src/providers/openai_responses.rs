@@ -415,7 +415,10 @@ impl Accumulator {
     fn reasoning_done(&mut self, key: u64, item: &Value) {
         let summary = item.get("summary").and_then(Value::as_array).unwrap_or(&[]);
         for (index, part) in summary.iter().enumerate() {
-            self.segment_done((SegmentKind::Summary, key, index as u64), get_str(part, "text"));
+            self.segment_done(
+                (SegmentKind::Summary, key, index as u64),
+                get_str(part, "text"),
+            );
         }
         let Some(blob) = get_str(item, "encrypted_content") else {
             return;
@@ -454,7 +457,10 @@ impl Accumulator {
             _ => "failed",
         };
         if status == "failed" && !self.response.has_error {
-            if let Some(error) = response.and_then(|r| r.get("error")).filter(|e| !e.is_null()) {
+            if let Some(error) = response
+                .and_then(|r| r.get("error"))
+                .filter(|e| !e.is_null())
+            {
                 self.error(payload, Some(error));
             }
         }
@@ -578,9 +584,12 @@ impl Accumulate for Accumulator {
             "response.reasoning_summary_text.done" => {
                 self.delta(SegmentKind::Summary, "summary_index", payload, "text")
             }
-            "response.reasoning_text.delta" => {
-                self.delta(SegmentKind::ReasoningText, "content_index", payload, "delta")
-            }
+            "response.reasoning_text.delta" => self.delta(
+                SegmentKind::ReasoningText,
+                "content_index",
+                payload,
+                "delta",
+            ),
             "response.reasoning_text.done" => {
                 self.delta(SegmentKind::ReasoningText, "content_index", payload, "text")
             }
@@ -588,7 +597,9 @@ impl Accumulate for Accumulator {
             "response.function_call_arguments.done" => self.call_done(payload, "arguments", true),
             "response.custom_tool_call_input.delta" => self.call_delta(payload, false),
             "response.custom_tool_call_input.done" => self.call_done(payload, "input", false),
-            "response.completed" | "response.incomplete" | "response.failed"
+            "response.completed"
+            | "response.incomplete"
+            | "response.failed"
             | "response.cancelled" => self.terminal(ty, payload),
             "error" => self.error(payload, None),
             // Part boundaries, annotations, server-tool progress: nothing

@@ -61,7 +61,10 @@ pub fn data(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn pipeline_run<'a>(provider: Option<Provider>, pieces: impl IntoIterator<Item = &'a [u8]>) -> Outcome {
+fn pipeline_run<'a>(
+    provider: Option<Provider>,
+    pieces: impl IntoIterator<Item = &'a [u8]>,
+) -> Outcome {
     let mut pipeline = match provider {
         Some(p) => Pipeline::with_provider(p),
         None => Pipeline::new(),
