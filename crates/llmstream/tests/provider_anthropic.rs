@@ -1048,3 +1048,67 @@ fn cli_json_shape() {
     );
     assert_eq!(v.get("complete"), Some(&Value::Bool(true)));
 }
+
+#[test]
+fn hostile_payloads_do_not_panic() {
+    let payloads = [
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"before start"}}"#,
+        r#"{"type":"message_start"}"#,
+        r#"{"type":"message_start","message":null}"#,
+        r#"{"type":"message_start","message":{"id":7,"usage":{"input_tokens":-1}}}"#,
+        r#"{"type":"content_block_start","index":"0","content_block":{"type":"text"}}"#,
+        r#"{"type":"content_block_start","index":-1,"content_block":{"type":"text"}}"#,
+        r#"{"type":"content_block_start","index":1.5,"content_block":[]}"#,
+        r#"{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","input":[1,2]}}"#,
+        r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"]]]"}}"#,
+        r#"{"type":"content_block_stop","index":2}"#,
+        r#"{"type":"content_block_delta","index":3,"delta":null}"#,
+        r#"{"type":"content_block_delta","index":3,"delta":{"type":"signature_delta","signature":null}}"#,
+        r#"{"type":"content_block_delta","index":4,"delta":{"type":"citations_delta"}}"#,
+        r#"{"type":"content_block_start","index":5,"content_block":{"type":"text","citations":{"a":1},"text":5}}"#,
+        r#"{"type":"content_block_stop"}"#,
+        r#"{"type":"message_delta","delta":"x","usage":[]}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":5,"stop_details":[1]},"usage":{"output_tokens":1e400}}"#,
+        r#"{"type":"error"}"#,
+        r#"{"type":"error","error":"text"}"#,
+        r#"{"type":12}"#,
+        r#"[]"#,
+        r#"null"#,
+        r#""message_stop""#,
+        r#"{"type":"message_stop"}"#,
+        r#"{"type":"message_start","message":{"id":"other"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"after"}}"#,
+    ];
+    let mut acc = Provider::Anthropic.accumulator();
+    for p in payloads {
+        acc.push("message", &obj(p));
+        while acc.next_event().is_some() {}
+    }
+    acc.end_stream();
+    let _ = acc.message().to_value().to_json();
+}
+
+#[test]
+fn open_blocks_are_bounded() {
+    use llmstream::providers::{Accumulator as _, MessageBuilder, ProviderLimits};
+    let limits = ProviderLimits {
+        max_parts: 4,
+        ..ProviderLimits::default()
+    };
+    let mut acc = anthropic::Accumulator::with_builder(MessageBuilder::with_limits(
+        Provider::Anthropic,
+        limits,
+    ));
+    for i in 0..10u64 {
+        let p = format!(
+            r#"{{"type":"content_block_start","index":{i},"content_block":{{"type":"text","text":"t{i}"}}}}"#
+        );
+        acc.push("message", &obj(&p));
+    }
+    let m = acc.message();
+    assert!(m
+        .error
+        .as_ref()
+        .is_some_and(|e| e.message.contains("open content blocks")));
+    assert!(m.choice().is_some_and(|c| c.content.len() <= 4));
+}

@@ -835,3 +835,34 @@ fn cli_json_shape() {
         Some(30)
     );
 }
+
+#[test]
+fn hostile_payloads_do_not_panic() {
+    let payloads = [
+        r#"{"candidates":{"index":0}}"#,
+        r#"{"candidates":[null,1,"x",{"index":-3},{"index":"0"}]}"#,
+        r#"{"candidates":[{"content":{"parts":{"text":"not an array"}}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[null,{"text":5},{"thought":true},{"thoughtSignature":7}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":null}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":"x","willContinue":true}}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$[0]","stringValue":"a"},{"jsonPath":5},{"jsonPath":"$.a","numberValue":"7"},{"jsonPath":"$.a.b[99999999999999999999]","boolValue":true},{"jsonPath":"$['x","stringValue":"y"}],"willContinue":true}}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.s","stringValue":"open","willContinue":true}],"willContinue":true}}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"","args":"text"}}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"args":{"a":1}}}]}}]}"#,
+        r#"{"candidates":[{"finishReason":5},{"finishReason":"STOP","index":18446744073709551615}]}"#,
+        r#"{"usageMetadata":{"promptTokenCount":-1,"totalTokenCount":1.5}}"#,
+        r#"{"usageMetadata":[]}"#,
+        r#"{"promptFeedback":{"blockReason":3}}"#,
+        r#"{"error":"string"}"#,
+        r#"{"error":{"code":"x"}}"#,
+        r#"[[{"candidates":[]}], 3, null]"#,
+        r#"null"#,
+    ];
+    let mut acc = Provider::Gemini.accumulator();
+    for p in payloads {
+        acc.push("message", &obj(p));
+        while acc.next_event().is_some() {}
+    }
+    acc.end_stream();
+    let _ = acc.message().to_value().to_json();
+}
