@@ -1,0 +1,584 @@
+//! Per-call argument streams (`tools::ArgumentStream`, `ArgumentStreams`):
+//! interleaved ids, fragment and accumulated-text modes, empty and invalid
+//! arguments, and chunking-independence properties.
+
+use std::collections::HashMap;
+
+use llmstream::json::{parse, PathBuf, Value};
+use llmstream::tools::{ArgumentEvent, ArgumentStream, ArgumentStreams, ToolEvent};
+use proptest::prelude::*;
+
+fn v(json: &str) -> Value {
+    parse(json.as_bytes()).expect("test JSON is valid")
+}
+
+fn p(path: &str) -> PathBuf {
+    PathBuf::parse(path).expect("test path is valid")
+}
+
+fn drain(calls: &mut ArgumentStreams) -> Vec<ToolEvent> {
+    std::iter::from_fn(|| calls.next_event()).collect()
+}
+
+fn delta(id: &str, path: &str, text: &str) -> ToolEvent {
+    ToolEvent::ArgumentDelta {
+        id: id.into(),
+        path: p(path),
+        text: text.into(),
+    }
+}
+
+fn arg(id: &str, path: &str, value: &str) -> ToolEvent {
+    ToolEvent::Argument {
+        id: id.into(),
+        path: p(path),
+        value: v(value),
+    }
+}
+
+fn end(id: &str, arguments: &str) -> ToolEvent {
+    ToolEvent::End {
+        id: id.into(),
+        arguments: v(arguments),
+    }
+}
+
+fn error_messages<'a>(events: &'a [ToolEvent], of: &str) -> Vec<&'a str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            ToolEvent::Error { id, message } if id == of => Some(message.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Merges consecutive deltas of the same call and path.
+fn merged(events: Vec<ToolEvent>) -> Vec<ToolEvent> {
+    let mut out: Vec<ToolEvent> = Vec::new();
+    for event in events {
+        match (out.last_mut(), event) {
+            (
+                Some(ToolEvent::ArgumentDelta {
+                    id: i0,
+                    path: p0,
+                    text: t0,
+                }),
+                ToolEvent::ArgumentDelta { id, path, text },
+            ) if *i0 == id && *p0 == path => t0.push_str(&text),
+            (_, event) => out.push(event),
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------ interleaving
+
+#[test]
+fn interleaved_ids_keep_their_own_state() {
+    let mut calls = ArgumentStreams::new();
+    calls.push("call_2", "{\"blocks\":[{\"content\":\"He");
+    calls.push("call_1", "{\"q\":\"ru");
+    calls.push("call_2", "llo\"},{\"content\":\"x\"}]");
+    calls.push("call_1", "st\",\"n\":");
+    calls.push("call_2", "}");
+    calls.push("call_1", "5}");
+    assert_eq!(calls.arguments("call_1"), Some(&v(r#"{"q":"rust","n":5}"#)));
+    assert_eq!(
+        calls.text("call_2"),
+        Some(r#"{"blocks":[{"content":"Hello"},{"content":"x"}]}"#)
+    );
+    assert_eq!(
+        calls.end("call_2"),
+        Some(v(r#"{"blocks":[{"content":"Hello"},{"content":"x"}]}"#))
+    );
+    assert_eq!(calls.end("call_1"), Some(v(r#"{"q":"rust","n":5}"#)));
+    assert_eq!(
+        drain(&mut calls),
+        [
+            delta("call_2", "blocks[0].content", "He"),
+            delta("call_1", "q", "ru"),
+            delta("call_2", "blocks[0].content", "llo"),
+            arg("call_2", "blocks[0].content", r#""Hello""#),
+            arg("call_2", "blocks[0]", r#"{"content":"Hello"}"#),
+            delta("call_2", "blocks[1].content", "x"),
+            arg("call_2", "blocks[1].content", r#""x""#),
+            arg("call_2", "blocks[1]", r#"{"content":"x"}"#),
+            arg(
+                "call_2",
+                "blocks",
+                r#"[{"content":"Hello"},{"content":"x"}]"#
+            ),
+            delta("call_1", "q", "st"),
+            arg("call_1", "q", r#""rust""#),
+            arg("call_1", "n", "5"),
+            end(
+                "call_2",
+                r#"{"blocks":[{"content":"Hello"},{"content":"x"}]}"#
+            ),
+            end("call_1", r#"{"q":"rust","n":5}"#),
+        ]
+    );
+    let mut ids: Vec<&str> = calls.ids().collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["call_1", "call_2"]);
+}
+
+#[test]
+fn an_error_in_one_call_leaves_the_others_alone() {
+    let mut calls = ArgumentStreams::new();
+    calls.push("bad", "{\"a\" 1}");
+    calls.push("good", "{\"a\":1}");
+    calls.end("good");
+    let events = drain(&mut calls);
+    assert_eq!(error_messages(&events, "bad").len(), 1);
+    assert!(error_messages(&events, "good").is_empty());
+    assert!(events.contains(&end("good", r#"{"a":1}"#)));
+}
+
+#[test]
+fn array_paths_are_indexed() {
+    let mut calls = ArgumentStreams::new();
+    calls.push("c", "{\"options\":[\"a\",\"b\",\"cd");
+    calls.push("c", "e\"]}");
+    calls.end("c");
+    let events = merged(drain(&mut calls));
+    assert!(
+        events.contains(&delta("c", "options[2]", "cde")),
+        "{events:?}"
+    );
+    assert!(events.contains(&arg("c", "options", r#"["a","b","cde"]"#)));
+}
+
+// ---------------------------------------------------------- accumulated mode
+
+#[test]
+fn accumulated_text_emits_only_what_is_new() {
+    let mut fragments = ArgumentStreams::new();
+    let mut accumulated = ArgumentStreams::new();
+    let pieces = ["{\"q\":\"ru", "st\",\"tags\":[\"a", "\"]", "}"];
+    let mut so_far = String::new();
+    for piece in pieces {
+        fragments.push("c", piece);
+        so_far.push_str(piece);
+        accumulated.push_accumulated("c", &so_far);
+        // The same text again: nothing new, no error.
+        accumulated.push_accumulated("c", &so_far);
+    }
+    fragments.end("c");
+    accumulated.end("c");
+    let expected = drain(&mut fragments);
+    assert!(expected.contains(&end("c", r#"{"q":"rust","tags":["a"]}"#)));
+    assert_eq!(drain(&mut accumulated), expected);
+    assert_eq!(accumulated.text("c"), Some(so_far.as_str()));
+}
+
+#[test]
+fn accumulated_text_that_does_not_extend_is_an_error_and_ignored() {
+    let mut calls = ArgumentStreams::new();
+    calls.push_accumulated("c", "{\"q\":\"ru");
+    calls.push_accumulated("c", "{\"x\":\"ru"); // rewrites what came before
+    calls.push_accumulated("c", "{\"q\""); // shorter
+    calls.push_accumulated("c", "{\"q\":\"rust\"}");
+    let arguments = calls.end("c");
+    let events = drain(&mut calls);
+    assert_eq!(error_messages(&events, "c").len(), 2, "{events:?}");
+    // Ignored: the call went on as if they never came.
+    assert_eq!(arguments, Some(v(r#"{"q":"rust"}"#)));
+    assert_eq!(calls.text("c"), Some("{\"q\":\"rust\"}"));
+    assert_eq!(
+        merged(
+            events
+                .into_iter()
+                .filter(|e| !matches!(e, ToolEvent::Error { .. }))
+                .collect()
+        ),
+        [
+            delta("c", "q", "rust"),
+            arg("c", "q", r#""rust""#),
+            end("c", r#"{"q":"rust"}"#),
+        ]
+    );
+}
+
+#[test]
+fn accumulated_and_fragment_modes_mix_per_call() {
+    let mut calls = ArgumentStreams::new();
+    calls.push_accumulated("a", "{\"x\":");
+    calls.push("b", "[1,");
+    calls.push_accumulated("a", "{\"x\":true}");
+    calls.push("b", "2]");
+    assert_eq!(calls.end("a"), Some(v(r#"{"x":true}"#)));
+    assert_eq!(calls.end("b"), Some(v("[1,2]")));
+    assert!(error_messages(&drain(&mut calls), "a").is_empty());
+}
+
+// ------------------------------------------------------------ empty, invalid
+
+#[test]
+fn empty_arguments_end_as_an_empty_object() {
+    for fragments in [&[][..], &[""], &["  ", "\n"], &["{}"], &["{", "}"]] {
+        let mut calls = ArgumentStreams::new();
+        for f in fragments {
+            calls.push("c", f);
+        }
+        if fragments.is_empty() {
+            // A call is created by its first (possibly empty) text.
+            calls.push_accumulated("c", "");
+        }
+        assert_eq!(calls.end("c"), Some(v("{}")), "{fragments:?}");
+        assert_eq!(drain(&mut calls), [end("c", "{}")], "{fragments:?}");
+    }
+    let mut stream = ArgumentStream::json();
+    assert_eq!(stream.end(), v("{}"));
+    assert!(stream.error().is_none());
+}
+
+#[test]
+fn unknown_and_ended_calls() {
+    let mut calls = ArgumentStreams::new();
+    assert_eq!(calls.end("nobody"), None);
+    calls.push("c", "{}");
+    assert!(calls.end("c").is_some());
+    assert_eq!(calls.end("c"), None, "ended once");
+    calls.push("c", " ");
+    let events = drain(&mut calls);
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(e, ToolEvent::End { .. }))
+            .count(),
+        1
+    );
+    assert_eq!(
+        error_messages(&events, "c").len(),
+        1,
+        "text after the end: {events:?}"
+    );
+}
+
+#[test]
+fn invalid_json_is_reported_once() {
+    let mut calls = ArgumentStreams::new();
+    calls.push("c", "{\"a\":\"ok\",");
+    calls.push("c", "oops");
+    calls.push("c", "\"more\":1}");
+    calls.push("c", "}}}");
+    let arguments = calls.end("c");
+    let events = drain(&mut calls);
+    let errors = error_messages(&events, "c");
+    assert_eq!(errors.len(), 1, "{events:?}");
+    assert!(errors[0].contains("not valid JSON"), "{}", errors[0]);
+    // Nothing after the error except the end, whose value is the raw text.
+    let at = events
+        .iter()
+        .position(|e| matches!(e, ToolEvent::Error { .. }))
+        .unwrap();
+    assert_eq!(
+        &events[at + 1..],
+        [ToolEvent::End {
+            id: "c".into(),
+            arguments: Value::from("{\"a\":\"ok\",oops\"more\":1}}}}"),
+        }]
+    );
+    assert_eq!(
+        arguments,
+        Some(Value::from("{\"a\":\"ok\",oops\"more\":1}}}}"))
+    );
+}
+
+#[test]
+fn arguments_cut_short_end_with_the_partial_value_and_an_error() {
+    let mut calls = ArgumentStreams::new();
+    calls.push("c", "{\"path\":\"a.rs\",\"text\":\"fn ma");
+    let arguments = calls.end("c");
+    assert_eq!(arguments, Some(v(r#"{"path":"a.rs","text":"fn ma"}"#)));
+    let events = drain(&mut calls);
+    assert_eq!(error_messages(&events, "c").len(), 1, "{events:?}");
+    assert_eq!(
+        events.last(),
+        Some(&end("c", r#"{"path":"a.rs","text":"fn ma"}"#))
+    );
+}
+
+#[test]
+fn free_text_arguments_are_kept_not_parsed() {
+    let mut stream = ArgumentStream::text();
+    let mut events = Vec::new();
+    stream.push("*** Begin Patch\n{not json", |e| events.push(e));
+    stream.push("}", |e| events.push(e));
+    assert!(events.is_empty());
+    assert_eq!(stream.raw(), "*** Begin Patch\n{not json}");
+    assert_eq!(stream.snapshot(), None);
+    assert_eq!(stream.end(), Value::from("*** Begin Patch\n{not json}"));
+    assert!(stream.error().is_none());
+}
+
+#[test]
+fn a_single_stream_reports_deltas_values_and_a_live_snapshot() {
+    let mut stream = ArgumentStream::default();
+    let mut events = Vec::new();
+    stream.push("{\"blocks\":[{\"content\":\"Hel", |e| events.push(e));
+    assert_eq!(
+        stream.snapshot(),
+        Some(&v(r#"{"blocks":[{"content":"Hel"}]}"#))
+    );
+    stream.push("lo\"}],\"done\":false}", |e| events.push(e));
+    assert_eq!(
+        events,
+        [
+            ArgumentEvent::Delta {
+                path: p("blocks[0].content"),
+                text: "Hel".into()
+            },
+            ArgumentEvent::Delta {
+                path: p("blocks[0].content"),
+                text: "lo".into()
+            },
+            ArgumentEvent::Value {
+                path: p("blocks[0].content"),
+                value: v(r#""Hello""#)
+            },
+            ArgumentEvent::Value {
+                path: p("blocks[0]"),
+                value: v(r#"{"content":"Hello"}"#)
+            },
+            ArgumentEvent::Value {
+                path: p("blocks"),
+                value: v(r#"[{"content":"Hello"}]"#)
+            },
+            ArgumentEvent::Value {
+                path: p("done"),
+                value: v("false")
+            },
+        ]
+    );
+    assert_eq!(
+        stream.end(),
+        v(r#"{"blocks":[{"content":"Hello"}],"done":false}"#)
+    );
+    assert!(stream.is_ended());
+}
+
+// ------------------------------------------------------------ properties
+
+/// A generated JSON value: its text (escapes chosen at random) and the
+/// serde_json oracle.
+fn gen_json() -> impl Strategy<Value = (String, serde_json::Value)> {
+    let ch = prop_oneof![
+        4 => proptest::char::range('a', 'z'),
+        1 => Just('"'),
+        1 => Just('\\'),
+        1 => Just('\n'),
+        1 => Just('é'),
+        1 => Just('😀'),
+        1 => any::<char>(),
+    ];
+    let string = prop::collection::vec((ch, any::<bool>()), 0..10).prop_map(|chars| {
+        let mut json = String::from("\"");
+        for &(c, escape) in &chars {
+            if escape {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    json.push_str(&format!("\\u{unit:04x}"));
+                }
+            } else {
+                match c {
+                    '"' => json.push_str("\\\""),
+                    '\\' => json.push_str("\\\\"),
+                    c if (c as u32) < 0x20 => json.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => json.push(c),
+                }
+            }
+        }
+        json.push('"');
+        let s: String = chars.iter().map(|&(c, _)| c).collect();
+        (json, serde_json::Value::String(s))
+    });
+    let scalar = prop_oneof![
+        3 => string,
+        1 => any::<i64>().prop_map(|n| (n.to_string(), n.into())),
+        1 => any::<bool>().prop_map(|b| (b.to_string(), b.into())),
+        1 => Just(("null".to_string(), serde_json::Value::Null)),
+    ];
+    scalar.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(|items| {
+                let json = format!(
+                    "[{}]",
+                    items
+                        .iter()
+                        .map(|(j, _)| j.as_str())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                );
+                (
+                    json,
+                    serde_json::Value::Array(items.into_iter().map(|(_, o)| o).collect()),
+                )
+            }),
+            prop::collection::btree_map("[a-z]{1,3}", inner, 0..4).prop_map(|members| {
+                let json = format!(
+                    "{{{}}}",
+                    members
+                        .iter()
+                        .map(|(k, (j, _))| format!("\"{k}\" : {j}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                (
+                    json,
+                    serde_json::Value::Object(
+                        members.into_iter().map(|(k, (_, o))| (k, o)).collect(),
+                    ),
+                )
+            }),
+        ]
+    })
+}
+
+/// Arguments: an object of generated values.
+fn gen_arguments() -> impl Strategy<Value = (String, serde_json::Value)> {
+    prop::collection::btree_map("[a-z]{1,3}", gen_json(), 0..5).prop_map(|members| {
+        let json = format!(
+            "{{{}}}",
+            members
+                .iter()
+                .map(|(k, (j, _))| format!("\"{k}\":{j}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        (
+            json,
+            serde_json::Value::Object(members.into_iter().map(|(k, (_, o))| (k, o)).collect()),
+        )
+    })
+}
+
+/// Cuts `text` at these char boundaries.
+fn split_text<'a>(text: &'a str, cuts: &[prop::sample::Index]) -> Vec<&'a str> {
+    let mut points: Vec<usize> = cuts
+        .iter()
+        .map(|i| i.index(text.len() + 1))
+        .filter(|&at| text.is_char_boundary(at))
+        .collect();
+    points.sort_unstable();
+    points.dedup();
+    let mut out = Vec::new();
+    let mut last = 0;
+    for at in points.into_iter().chain([text.len()]) {
+        out.push(&text[last..at]);
+        last = at;
+    }
+    out
+}
+
+fn to_serde(value: &Value) -> serde_json::Value {
+    serde_json::from_str(&value.to_json()).expect("to_json is JSON")
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Two calls interleaved in random pieces give, per call, the same
+    /// merged events as each call's text in one piece; accumulated mode
+    /// gives exactly the fragment-mode events; deltas per path concatenate
+    /// to the final string values; the end value equals serde_json's.
+    #[test]
+    fn prop_argument_events_do_not_depend_on_the_pieces(
+        (a_json, a_oracle) in gen_arguments(),
+        (b_json, b_oracle) in gen_arguments(),
+        a_cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..16),
+        b_cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..16),
+        order in prop::collection::vec(any::<bool>(), 0..40),
+    ) {
+        let a_pieces = split_text(&a_json, &a_cuts);
+        let b_pieces = split_text(&b_json, &b_cuts);
+
+        let mut whole = ArgumentStreams::new();
+        whole.push("a", &a_json);
+        whole.end("a");
+        whole.push("b", &b_json);
+        whole.end("b");
+        let whole = merged(drain(&mut whole));
+
+        let mut fragments = ArgumentStreams::new();
+        let mut accumulated = ArgumentStreams::new();
+        let (mut ai, mut bi) = (0, 0);
+        let (mut a_so_far, mut b_so_far) = (String::new(), String::new());
+        let mut order = order.into_iter();
+        while ai < a_pieces.len() || bi < b_pieces.len() {
+            let take_a = bi >= b_pieces.len()
+                || (ai < a_pieces.len() && order.next().unwrap_or(true));
+            if take_a {
+                fragments.push("a", a_pieces[ai]);
+                a_so_far.push_str(a_pieces[ai]);
+                accumulated.push_accumulated("a", &a_so_far);
+                ai += 1;
+            } else {
+                fragments.push("b", b_pieces[bi]);
+                b_so_far.push_str(b_pieces[bi]);
+                accumulated.push_accumulated("b", &b_so_far);
+                bi += 1;
+            }
+        }
+        fragments.end("a");
+        fragments.end("b");
+        accumulated.end("a");
+        accumulated.end("b");
+        let fragment_events = drain(&mut fragments);
+        prop_assert_eq!(drain(&mut accumulated), fragment_events.clone());
+
+        let fragment_events = merged(fragment_events);
+        for id in ["a", "b"] {
+            let of = |events: &[ToolEvent]| -> Vec<ToolEvent> {
+                events
+                    .iter()
+                    .filter(|e| match e {
+                        ToolEvent::ArgumentDelta { id: i, .. }
+                        | ToolEvent::Argument { id: i, .. }
+                        | ToolEvent::End { id: i, .. }
+                        | ToolEvent::Error { id: i, .. } => i == id,
+                    })
+                    .cloned()
+                    .collect()
+            };
+            let expected = of(&whole);
+            prop_assert_eq!(merged(of(&fragment_events)), expected.clone(), "call {}", id);
+
+            let mut deltas: HashMap<String, String> = HashMap::new();
+            for e in &expected {
+                match e {
+                    ToolEvent::ArgumentDelta { path, text, .. } => {
+                        deltas.entry(path.to_string()).or_default().push_str(text);
+                    }
+                    ToolEvent::Argument { path, value: Value::String(s), .. } => {
+                        prop_assert_eq!(
+                            deltas.get(&path.to_string()).map_or("", String::as_str),
+                            s.as_str()
+                        );
+                    }
+                    ToolEvent::Error { message, .. } => {
+                        prop_assert!(false, "unexpected error {}", message);
+                    }
+                    _ => {}
+                }
+            }
+            let oracle = if id == "a" { &a_oracle } else { &b_oracle };
+            match expected.last() {
+                Some(ToolEvent::End { arguments, .. }) => {
+                    prop_assert_eq!(&to_serde(arguments), oracle);
+                }
+                other => prop_assert!(false, "no end: {:?}", other),
+            }
+        }
+    }
+}
