@@ -89,8 +89,11 @@ pub struct ToolCall {
     pub kind: Option<String>,
     /// The raw argument text received so far.
     pub arguments_text: String,
-    /// The arguments so far: the live partial value while streaming, the
-    /// final value once ended. `None` until any value has started.
+    /// The final arguments, set when the call ends (`None` before). The
+    /// live partial value while the call streams is
+    /// [`MessageBuilder::arguments`](super::MessageBuilder::arguments):
+    /// copying it into every message on every fragment would make the
+    /// stream quadratic.
     pub arguments: Option<Value>,
     /// Whether the arguments are known to be complete.
     pub ended: bool,

@@ -88,6 +88,24 @@ impl Provider {
         if ANTHROPIC.contains(&ty) || ANTHROPIC.contains(&event_type) {
             return Some(Provider::Anthropic);
         }
+        if ty == "error" {
+            // Both Anthropic and Responses send `{"type":"error",…}`; only
+            // Responses numbers its events.
+            return Some(if payload.get("sequence_number").is_some() {
+                Provider::OpenAiResponses
+            } else {
+                Provider::Anthropic
+            });
+        }
+        if let Some(error) = payload.get("error") {
+            // Google's errors carry a status name (`INVALID_ARGUMENT`);
+            // OpenAI-style ones (and most gateways') do not.
+            return Some(if error.get("status").is_some() {
+                Provider::Gemini
+            } else {
+                Provider::OpenAiChat
+            });
+        }
         if payload.get("candidates").is_some()
             || payload.get("usageMetadata").is_some()
             || payload.get("modelVersion").is_some()
