@@ -1,0 +1,188 @@
+//! `llmstream demo` and `llmstream accumulate`: the main job runs with no
+//! terminal, no network and no files, and shows what the recordings hold.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn llmstream() -> Command {
+    Command::cargo_bin("llmstream").expect("the binary is built")
+}
+
+const OPENAI: &str = include_str!("../demo/openai-parallel-tools.sse");
+const ANTHROPIC: &str = include_str!("../demo/anthropic-thinking-tool.sse");
+
+#[test]
+fn demo_replays_both_recordings_in_plain_mode() {
+    let out = llmstream()
+        .arg("demo")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    // Not a terminal: no escape sequences at all.
+    assert!(!text.contains('\u{1b}'), "plain output has no ANSI codes");
+    for expected in [
+        "I'll check the weather in both cities",
+        "get_weather(call_wx7Jk2) =",
+        "\"city\": \"Lisbon\"",
+        "search_flights(call_fl9Pq4) =",
+        "\"children\": 1",
+        "thinking › The user wants a short README",
+        "write_file",
+        "\"path\": \"docs/README.md\"",
+        "finish: tool_use",
+        "3 tool calls",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn demo_rejects_a_bad_speed() {
+    llmstream()
+        .args(["demo", "--speed", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--speed"));
+}
+
+fn message(body: &str, flags: &[&str]) -> serde_json::Value {
+    let out = llmstream()
+        .arg("accumulate")
+        .args(flags)
+        .write_stdin(body)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("one JSON line")
+}
+
+#[test]
+fn accumulate_folds_the_openai_recording_into_the_contract_shape() {
+    let m = message(OPENAI, &[]);
+    assert_eq!(m["provider"], "openai-chat");
+    assert_eq!(m["id"], "chatcmpl-demo7Qx");
+    assert_eq!(m["model"], "gpt-4.1-2025-04-14");
+    assert_eq!(m["complete"], true);
+    assert_eq!(m["error"], serde_json::Value::Null);
+    assert_eq!(m["usage"]["input_tokens"], 412);
+    assert_eq!(m["usage"]["output_tokens"], 97);
+    assert_eq!(m["usage"]["total_tokens"], 509);
+    let choice = &m["choices"][0];
+    assert_eq!(choice["index"], 0);
+    assert_eq!(choice["role"], "assistant");
+    assert_eq!(choice["finish_reason"], "tool_calls");
+    assert!(choice["text"].as_str().unwrap().starts_with("I'll check"));
+    let calls = choice["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0]["name"], "get_weather");
+    assert_eq!(calls[0]["arguments"]["include"][1], "alerts");
+    assert_eq!(calls[1]["id"], "call_fl9Pq4");
+    assert_eq!(calls[1]["arguments"]["passengers"]["adults"], 2);
+    let text: serde_json::Value =
+        serde_json::from_str(calls[1]["arguments_text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, calls[1]["arguments"]);
+    // Same message whatever the pieces.
+    for flags in [&["--chunk-size", "1"][..], &["--random-chunks", "5"]] {
+        assert_eq!(message(OPENAI, flags), m, "{flags:?}");
+    }
+}
+
+#[test]
+fn accumulate_folds_the_anthropic_recording() {
+    let m = message(ANTHROPIC, &["--provider", "anthropic"]);
+    assert_eq!(m["provider"], "anthropic");
+    assert_eq!(m["complete"], true);
+    let choice = &m["choices"][0];
+    assert_eq!(choice["finish_reason"], "tool_use");
+    assert!(choice["reasoning"]
+        .as_str()
+        .unwrap()
+        .contains("docs/README.md"));
+    assert_eq!(choice["text"], "I'll write the README now.");
+    let call = &choice["tool_calls"][0];
+    assert_eq!(call["name"], "write_file");
+    assert_eq!(call["arguments"]["blocks"][0]["content"], "# llmstream");
+    assert_eq!(m["usage"]["output_tokens"], 214);
+    assert_eq!(m, message(ANTHROPIC, &["--random-chunks", "11"]));
+}
+
+#[test]
+fn accumulate_events_in_contract_forms() {
+    let out = llmstream()
+        .args(["accumulate", "--events"])
+        .write_stdin(OPENAI)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let events: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events[0]["type"], "message_start");
+    assert_eq!(events[0]["id"], "chatcmpl-demo7Qx");
+    let start = events
+        .iter()
+        .find(|e| e["type"] == "tool_call_start")
+        .unwrap();
+    assert_eq!(
+        (
+            start["choice"].clone(),
+            start["call"].clone(),
+            start["name"].clone()
+        ),
+        (0.into(), 0.into(), "get_weather".into())
+    );
+    let fragments: String = events
+        .iter()
+        .filter(|e| e["type"] == "tool_call_delta" && e["call"] == 1)
+        .map(|e| e["fragment"].as_str().unwrap().to_string())
+        .collect();
+    assert!(fragments.starts_with("{\"from\""));
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "argument" && e["path"] == "passengers.adults" && e["value"] == 2));
+    let city: String = events
+        .iter()
+        .filter(|e| e["type"] == "argument_delta" && e["path"] == "city")
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(city, "Lisbon");
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "tool_call_end" && e["arguments"]["days"] == 3));
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "finish" && e["reason"] == "tool_calls"));
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "usage" && e["total_tokens"] == 509));
+}
+
+#[test]
+fn accumulate_live_renders_plain_text_when_piped() {
+    llmstream()
+        .args(["accumulate", "--live"])
+        .write_stdin(ANTHROPIC)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("write_file(toolu_01DemoWr1te) ="))
+        .stdout(predicate::str::contains("I'll write the README now."));
+}
+
+#[test]
+fn accumulate_without_payloads_is_an_error() {
+    llmstream()
+        .arg("accumulate")
+        .write_stdin(": just a comment\n\n")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no provider payload"));
+}

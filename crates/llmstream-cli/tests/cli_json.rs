@@ -1,0 +1,216 @@
+//! `llmstream json` and `llmstream repair`, per DESIGN.md's CLI contract.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn llmstream() -> Command {
+    Command::cargo_bin("llmstream").expect("the binary is built")
+}
+
+fn lines(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+const DOC: &str =
+    r#"{"blocks":[{"content":"Hé\n😀"},{"n":-1.5e3,"ok":true,"nil":null}],"odd key":[]}"#;
+
+#[test]
+fn final_prints_the_value_as_one_compact_line_whatever_the_pieces() {
+    let expected: serde_json::Value = serde_json::from_str(DOC).unwrap();
+    for flags in [
+        &[][..],
+        &["--chunk-size", "1"],
+        &["--chunk-size", "7"],
+        &["--random-chunks", "3"],
+    ] {
+        let out = llmstream()
+            .arg("json")
+            .args(flags)
+            .write_stdin(DOC)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let got = lines(&out);
+        assert_eq!(got, vec![expected.clone()], "{flags:?}");
+    }
+}
+
+#[test]
+fn events_carry_type_path_pointer_and_text_or_value() {
+    let out = llmstream()
+        .args(["json", "--emit", "events", "--chunk-size", "4"])
+        .write_stdin(DOC)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let events = lines(&out);
+    assert_eq!(events[0]["type"], "start_object");
+    assert_eq!(events[0]["path"], "");
+    assert_eq!(events[0]["pointer"], "");
+    let text: String = events
+        .iter()
+        .filter(|e| e["type"] == "string_delta" && e["path"] == "blocks[0].content")
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(text, "Hé\n😀");
+    let done = events
+        .iter()
+        .find(|e| e["type"] == "string")
+        .expect("a string completion");
+    assert_eq!(done["pointer"], "/blocks/0/content");
+    assert_eq!(done["value"], "Hé\n😀");
+    let number = events.iter().find(|e| e["type"] == "number").unwrap();
+    assert_eq!(number["path"], "blocks[1].n");
+    assert_eq!(number["value"].as_f64(), Some(-1500.0));
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "start_array" && e["path"] == r#"["odd key"]"#));
+    assert_eq!(events.last().unwrap()["type"], "end_object");
+}
+
+#[test]
+fn snapshots_report_bytes_and_the_growing_value() {
+    let out = llmstream()
+        .args(["json", "--emit", "snapshots", "--chunk-size", "5"])
+        .write_stdin(r#"  {"a":"xyz","b":12}"#)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let snaps = lines(&out);
+    assert_eq!(snaps[0], serde_json::json!({"bytes": 5, "snapshot": {}}));
+    assert_eq!(
+        snaps[1],
+        serde_json::json!({"bytes": 10, "snapshot": {"a": "xy"}})
+    );
+    // At byte 15 `"b":1` has arrived, but the number may still grow: it is
+    // not shown until the `}`.
+    assert_eq!(
+        snaps[2],
+        serde_json::json!({"bytes": 15, "snapshot": {"a": "xyz"}})
+    );
+    assert_eq!(snaps.len(), 4);
+    assert_eq!(
+        snaps.last().unwrap(),
+        &serde_json::json!({"bytes": 20, "snapshot": {"a": "xyz", "b": 12}})
+    );
+    // Whitespace only: no snapshot member.
+    let out = llmstream()
+        .args(["json", "--emit", "snapshots", "--partial"])
+        .write_stdin("   ")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(lines(&out), vec![serde_json::json!({"bytes": 3})]);
+}
+
+#[test]
+fn invalid_input_exits_1_with_offset_and_path() {
+    llmstream()
+        .arg("json")
+        .write_stdin(r#"{"a":[1 2]}"#)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::starts_with(
+            "error: expected ',' or ']' after array element, found '2' at byte 8 (path a[0])",
+        ));
+}
+
+#[test]
+fn a_cut_document_is_an_error_unless_partial() {
+    llmstream()
+        .arg("json")
+        .write_stdin(r#"{"a":"he"#)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("input ended early"));
+    llmstream()
+        .args(["json", "--partial"])
+        .write_stdin(r#"{"a":"he"#)
+        .assert()
+        .success()
+        .stdout("{\"a\":\"he\"}\n");
+    // --partial does not excuse invalid input.
+    llmstream()
+        .args(["json", "--partial"])
+        .write_stdin("[1 2")
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn lenient_accepts_trailing_commas_only_when_asked() {
+    llmstream().arg("json").write_stdin("[1,]").assert().code(1);
+    llmstream()
+        .args(["json", "--lenient"])
+        .write_stdin("[1,]")
+        .assert()
+        .success()
+        .stdout("[1]\n");
+}
+
+#[test]
+fn repair_gives_the_best_effort_value() {
+    for (input, expected) in [
+        (
+            r#"{"items": ["a", "b"], "note": "unfin"#,
+            r#"{"items":["a","b"],"note":"unfin"}"#,
+        ),
+        (r#"{"a": 1."#, r#"{"a":1}"#),
+        (r#"{"a":1,"bb"#, r#"{"a":1}"#),
+        (r#"[tr"#, r#"[true]"#),
+        (r#"{"k":"a,]"#, r#"{"k":"a,]"}"#),
+        (r#"[1, 2,]"#, r#"[1,2]"#),
+    ] {
+        for flags in [&[][..], &["--chunk-size", "1"], &["--random-chunks", "9"]] {
+            llmstream()
+                .arg("repair")
+                .args(flags)
+                .write_stdin(input)
+                .assert()
+                .success()
+                .stdout(format!("{expected}\n"));
+        }
+    }
+    llmstream()
+        .arg("repair")
+        .write_stdin(r#"{"a" 1"#)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("at byte 5"));
+}
+
+#[test]
+fn file_argument_and_bad_usage() {
+    let dir = std::env::temp_dir().join(format!("llmstream-cli-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("doc.json");
+    std::fs::write(&file, DOC).unwrap();
+    llmstream()
+        .arg("json")
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("blocks"));
+    llmstream()
+        .args(["json", "--emit", "nonsense"])
+        .assert()
+        .code(2);
+    llmstream()
+        .arg("json")
+        .arg(dir.join("missing.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
