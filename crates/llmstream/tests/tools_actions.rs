@@ -1099,3 +1099,18 @@ proptest! {
         check_pieces(&stream, &cuts)?;
     }
 }
+
+#[test]
+#[ignore = "BUG: with a duplicate `action` member, ToolCallEnd arguments still contain `action`"]
+fn a_duplicate_action_member_is_not_left_in_the_arguments() {
+    let events = merged(whole(
+        "```json\n{\"action\":\"a\",\"x\":1,\"action\":\"b\"}\n```",
+    ));
+    assert_eq!(events.first(), Some(&start(0, "a")));
+    let arguments = events.iter().find_map(|e| match e {
+        ActionEvent::ToolCallEnd { arguments, .. } => Some(arguments),
+        _ => None,
+    });
+    let arguments = arguments.expect("the call ends");
+    assert_eq!(arguments.get("action"), None, "{}", arguments.to_json());
+}
