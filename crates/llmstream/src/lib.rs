@@ -1,13 +1,71 @@
 //! llmstream: the bytes an LLM API streams back, parsed as they arrive.
 //!
+//! ```text
+//! HTTP body bytes ──► sse::Decoder ──► providers::{openai_chat, openai_responses, anthropic, gemini}
+//!                                         │  (each SSE data payload parsed as JSON)
+//!                                         ▼
+//!                                normalized StreamEvent ──► your application
+//!                                         │
+//!                      tool-call argument fragments (per call)
+//!                                         ▼
+//!                       json::Parser (incremental) ──► path-aware events + live partial Value
+//! ```
+//!
+//! - [`providers`]: [`Pipeline`](providers::Pipeline) does the whole job:
+//!   raw body bytes in, normalized events and the final message out.
 //! - [`json`]: an incremental, path-aware JSON parser with a live partial
 //!   value, and best-effort repair of truncated JSON text.
 //! - [`sse`]: a WHATWG-exact Server-Sent Events decoder and encoder.
+//! - [`tools`]: per-call argument streams, JSON action objects in model
+//!   text, early tool-call detection.
+//! - [`chunker`]: complete JSON snapshots back into streaming text chunks.
 //!
 //! Every stage is a push state machine: feed bytes in pieces split anywhere,
 //! pull out what became certain. Total work is linear in the bytes fed,
 //! whatever the chunking. The crate is `no_std` + `alloc` with no
 //! dependencies.
+//!
+//! The whole pipeline, on an Anthropic stream cut into 7-byte pieces:
+//!
+//! ```
+//! use llmstream::providers::{Pipeline, StreamEvent};
+//!
+//! let body = concat!(
+//!     "event: message_start\n",
+//!     r#"data: {"type":"message_start","message":{"id":"msg_1","model":"claude","role":"assistant","usage":{"input_tokens":9,"output_tokens":1}}}"#, "\n\n",
+//!     r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"write_file","input":{}}}"#, "\n\n",
+//!     r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"blocks\":[{\"content\":\"Hel"}}"#, "\n\n",
+//!     r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"lo\"}]}"}}"#, "\n\n",
+//!     r#"data: {"type":"content_block_stop","index":0}"#, "\n\n",
+//!     r#"data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":12}}"#, "\n\n",
+//!     r#"data: {"type":"message_stop"}"#, "\n\n",
+//! );
+//!
+//! let mut pipeline = Pipeline::new(); // the provider is detected
+//! let mut seen = Vec::new();
+//! for piece in body.as_bytes().chunks(7) {
+//!     pipeline.feed(piece)?;
+//!     while let Some(event) = pipeline.next_event() {
+//!         match event {
+//!             StreamEvent::ToolCallStart { name, .. } => seen.push(format!("calling {name}")),
+//!             StreamEvent::ArgumentDelta { path, text, .. } => seen.push(format!("{path} += {text}")),
+//!             StreamEvent::ToolCallEnd { arguments, .. } => seen.push(format!("args {arguments}")),
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! pipeline.finish()?;
+//! assert_eq!(seen, [
+//!     "calling write_file",
+//!     "blocks[0].content += Hel",
+//!     "blocks[0].content += lo",
+//!     r#"args {"blocks":[{"content":"Hello"}]}"#,
+//! ]);
+//! let message = pipeline.message().unwrap();
+//! assert!(message.complete);
+//! assert_eq!(message.usage.as_ref().unwrap().output_tokens, Some(12));
+//! # Ok::<(), llmstream::providers::PipelineError>(())
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
