@@ -180,7 +180,7 @@ fn invalid_input_is_an_error() {
 }
 
 #[test]
-#[ignore = "BUG: id/name are queued before the input events of the same piece, so the order depends on the pieces"]
+
 fn name_after_the_input_keeps_stream_order_whatever_the_pieces() {
     let text = r#"{"input":{"q":"x"},"name":"search"}"#;
     let (whole, _) = run(&[text.as_bytes()]);

@@ -49,6 +49,9 @@ pub struct ActionStream {
     info: String,
     /// Whitespace after a fence opening, kept in case the fence is code.
     fence_ws: String,
+    /// A `[` at a line start and the whitespace after it, until a `{`
+    /// shows it opens an array of actions.
+    bracket: String,
     /// Whether the current JSON is inside a fence.
     fenced: bool,
     parser: Option<Parser>,
@@ -72,6 +75,9 @@ enum Mode {
     FenceBody,
     /// Inside a fence whose content is not JSON: text until it closes.
     CodeFence,
+    /// After a `[` at a line start outside a fence: JSON only if a `{`
+    /// follows (`[1] a footnote` is prose).
+    Bracket,
     /// Inside a JSON value.
     Json,
     /// Inside a fence after a JSON value: more JSON, or the closing fence.
@@ -168,6 +174,7 @@ impl ActionStream {
             line_start: true,
             info: String::new(),
             fence_ws: String::new(),
+            bracket: String::new(),
             fenced: false,
             parser: None,
             raw: String::new(),
@@ -192,6 +199,7 @@ impl ActionStream {
                 Mode::Prose | Mode::CodeFence => self.prose(rest),
                 Mode::FenceInfo => self.fence_info(rest),
                 Mode::FenceBody | Mode::AfterJson => self.fence_body(rest),
+                Mode::Bracket => self.bracket(rest),
                 Mode::Json => self.json(rest),
             };
         }
@@ -239,11 +247,27 @@ impl ActionStream {
             self.utf8.clear();
             self.push("\u{FFFD}");
         }
-        if self.ticks > 0 {
+        if self.ticks >= 3 {
             let ticks = core::mem::take(&mut self.ticks);
-            for _ in 0..ticks {
-                self.text.push('`');
+            self.fence_marker(ticks);
+        } else if self.ticks > 0 {
+            let ticks = core::mem::take(&mut self.ticks);
+            self.push_ticks(ticks);
+        }
+        match self.mode {
+            Mode::Bracket => {
+                let bracket = core::mem::take(&mut self.bracket);
+                self.text.push_str(&bracket);
+                self.mode = Mode::Prose;
             }
+            Mode::FenceInfo => {
+                // An opening fence cut before its line break: show it.
+                self.text.push_str("```");
+                let info = core::mem::take(&mut self.info);
+                self.text.push_str(&info);
+            }
+            Mode::FenceBody => self.show_fence_opening(),
+            _ => {}
         }
         if self.mode == Mode::Json {
             let mut partial = None;
@@ -278,27 +302,89 @@ impl ActionStream {
         }
     }
 
-    /// Counts backticks at the start of `rest` (after any held ones).
-    /// Returns the bytes used and whether three were reached.
-    fn backticks(&mut self, rest: &str) -> (usize, bool) {
+    /// Counts backticks at the start of `rest`, after any held from the
+    /// previous piece. A run is only judged once something else follows it:
+    /// ```` ```` ```` split after three backticks is still one fence marker.
+    fn backticks(&mut self, rest: &str) -> Ticks {
         let n = rest.bytes().take_while(|&b| b == b'`').count();
         let total = self.ticks + n;
-        if total >= 3 {
-            self.ticks = 0;
-            // Exactly three open or close a fence; more are taken with it.
-            return (n, true);
-        }
         if n == rest.len() {
-            // The piece ended: these may still become a fence.
             self.ticks = total;
-        } else {
-            self.ticks = 0;
-            for _ in 0..total {
-                self.text.push('`');
-            }
-            self.line_start = false;
+            return Ticks::Pending(n);
         }
-        (n, false)
+        self.ticks = 0;
+        if total >= 3 {
+            Ticks::Fence(n, total)
+        } else {
+            Ticks::Plain(n, total)
+        }
+    }
+
+    fn push_ticks(&mut self, count: usize) {
+        for _ in 0..count {
+            self.text.push('`');
+        }
+        self.line_start = false;
+    }
+
+    /// A run of three or more backticks: opens a fence in prose, closes one
+    /// inside a fence.
+    fn fence_marker(&mut self, count: usize) {
+        match self.mode {
+            Mode::Prose => {
+                self.mode = Mode::FenceInfo;
+                self.info.clear();
+            }
+            Mode::CodeFence => {
+                self.push_ticks(count);
+                self.mode = Mode::Prose;
+            }
+            _ => {
+                // The fence around JSON closes: it is not shown.
+                self.fence_ws.clear();
+                self.mode = Mode::Prose;
+                self.line_start = false;
+            }
+        }
+    }
+
+    /// Shows the opening of a JSON fence whose content turned out not to be
+    /// JSON, so that the text keeps balanced fences.
+    fn show_fence_opening(&mut self) {
+        self.text.push_str("```");
+        let info = core::mem::take(&mut self.info);
+        self.text.push_str(&info);
+        self.text.push('\n');
+        let ws = core::mem::take(&mut self.fence_ws);
+        self.text.push_str(&ws);
+    }
+
+    /// After a `[` at a line start: a `{` makes it JSON, anything else prose.
+    fn bracket(&mut self, rest: &str) -> usize {
+        let Some(&first) = rest.as_bytes().first() else {
+            return 0;
+        };
+        match first {
+            b' ' | b'\t' | b'\r' | b'\n' => {
+                self.bracket.push(char::from(first));
+                1
+            }
+            b'{' => {
+                let bracket = core::mem::take(&mut self.bracket);
+                self.start_json(false);
+                // The parser takes the whole `[` and whitespace (it cannot
+                // complete on them); then the `{` is read in JSON mode.
+                let _ = self.json(&bracket);
+                0
+            }
+            _ => {
+                let bracket = core::mem::take(&mut self.bracket);
+                self.text.push_str(&bracket);
+                self.line_start = false;
+                self.mode = Mode::Prose;
+                0
+            }
+        }
     }
 
     /// Prose (or the content of a code fence): up to the next byte that may
@@ -309,29 +395,29 @@ impl ActionStream {
         let Some(&first) = bytes.first() else {
             return 0;
         };
-        if first == b'`' {
-            let (used, fence) = self.backticks(rest);
-            if fence {
-                if code {
-                    self.text.push_str("```");
-                    self.mode = Mode::Prose;
-                    self.line_start = false;
-                } else {
-                    self.mode = Mode::FenceInfo;
-                    self.info.clear();
+        if first == b'`' || self.ticks > 0 {
+            return match self.backticks(rest) {
+                Ticks::Pending(used) => used,
+                Ticks::Fence(used, count) => {
+                    self.fence_marker(count);
+                    used
                 }
-            }
-            return used;
+                Ticks::Plain(used, count) => {
+                    self.push_ticks(count);
+                    used
+                }
+            };
         }
-        if self.ticks > 0 {
-            for _ in 0..core::mem::take(&mut self.ticks) {
-                self.text.push('`');
-            }
-            self.line_start = false;
-        }
-        if !code && self.line_start && (first == b'{' || first == b'[') {
+        if !code && self.line_start && first == b'{' {
             self.start_json(false);
             return 0;
+        }
+        if !code && self.line_start && first == b'[' {
+            self.flush_text();
+            self.bracket.clear();
+            self.bracket.push('[');
+            self.mode = Mode::Bracket;
+            return 1;
         }
         let run = bytes
             .iter()
@@ -389,19 +475,19 @@ impl ActionStream {
             return 0;
         };
         if first == b'`' || self.ticks > 0 {
-            if first == b'`' {
-                let (used, fence) = self.backticks(rest);
-                if fence {
-                    // The fence closes (an empty one shows nothing).
-                    self.fence_ws.clear();
-                    self.mode = Mode::Prose;
-                    self.line_start = false;
+            return match self.backticks(rest) {
+                Ticks::Pending(used) => used,
+                Ticks::Fence(used, count) => {
+                    self.fence_marker(count);
+                    used
                 }
-                return used;
-            }
-            // Backticks that did not make a fence: the content is code.
-            self.become_code_fence();
-            return 0;
+                Ticks::Plain(used, count) => {
+                    // Backticks that make no fence: the content is code.
+                    self.become_code_fence();
+                    self.push_ticks(count);
+                    used
+                }
+            };
         }
         match first {
             b' ' | b'\t' | b'\r' | b'\n' => {
@@ -409,7 +495,6 @@ impl ActionStream {
                 1
             }
             b'{' | b'[' => {
-                self.fence_ws.clear();
                 self.start_json(true);
                 0
             }
@@ -423,15 +508,10 @@ impl ActionStream {
     /// The fence turned out to hold something other than JSON: show it.
     fn become_code_fence(&mut self) {
         if self.mode == Mode::FenceBody {
-            self.text.push_str("```");
-            let info = core::mem::take(&mut self.info);
-            self.text.push_str(&info);
-            self.text.push('\n');
-        }
-        let ws = core::mem::take(&mut self.fence_ws);
-        self.text.push_str(&ws);
-        for _ in 0..core::mem::take(&mut self.ticks) {
-            self.text.push('`');
+            self.show_fence_opening();
+        } else {
+            let ws = core::mem::take(&mut self.fence_ws);
+            self.text.push_str(&ws);
         }
         self.mode = Mode::CodeFence;
     }
@@ -479,6 +559,7 @@ impl ActionStream {
                     message: format!("invalid JSON in fence: {e}"),
                     partial: None,
                 });
+                self.show_fence_opening();
                 self.mode = Mode::CodeFence;
             } else {
                 self.mode = Mode::Prose;
@@ -492,6 +573,12 @@ impl ActionStream {
             return used;
         }
         if parser.is_complete() {
+            // The value ends at its closing bracket; whitespace the parser
+            // read after it belongs to the text that follows.
+            let value_end = rest.get(..used).map_or(used, |r| r.trim_end().len());
+            let extra = used - value_end;
+            self.raw.truncate(self.raw.len().saturating_sub(extra));
+            let used = value_end;
             self.mode = if self.fenced {
                 Mode::AfterJson
             } else {
@@ -534,10 +621,13 @@ impl ActionStream {
         }
         let segments = path.segments();
         let rel = PathBuf::from(segments.get(prefix..).unwrap_or(&[]).to_vec());
-        let is_action = matches!(rel.segments(), [Segment::Key(k)] if k == "action");
-        if is_action && self.current.call.is_none() {
+        let in_action = matches!(rel.segments().first(), Some(Segment::Key(k)) if k == "action");
+        if in_action {
+            // `action` names the tool; it is never an argument (a repeated
+            // one, or one that is not a string, is dropped).
+            let is_name = rel.segments().len() == 1 && self.current.call.is_none();
             match kind {
-                FoundKind::Value(Value::String(name)) => {
+                FoundKind::Value(Value::String(name)) if is_name => {
                     let call = self.next_call;
                     self.next_call += 1;
                     self.events.push_back(ActionEvent::ToolCallStart {
@@ -552,8 +642,7 @@ impl ActionStream {
                     }
                     return;
                 }
-                FoundKind::Delta(_) => return,
-                _ => {}
+                _ => return,
             }
         }
         let call = self.current.call.as_ref().map_or(0, |(c, _)| *c);
@@ -593,7 +682,7 @@ impl ActionStream {
         self.current.held.clear();
         match (self.current.call.take(), value) {
             (Some((call, name)), Some(Value::Object(mut map))) => {
-                map.remove("action");
+                while map.remove("action").is_some() {}
                 self.events.push_back(ActionEvent::ToolCallEnd {
                     call,
                     name,
@@ -604,6 +693,16 @@ impl ActionStream {
             (_, None) => {}
         }
     }
+}
+
+/// What a run of backticks turned out to be.
+enum Ticks {
+    /// The piece ended inside the run: judged with the next piece.
+    Pending(usize),
+    /// Three or more: a fence marker (bytes used, run length).
+    Fence(usize, usize),
+    /// Fewer than three: plain text (bytes used, run length).
+    Plain(usize, usize),
 }
 
 /// Gives a held argument event its call number.

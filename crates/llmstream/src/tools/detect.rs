@@ -111,6 +111,14 @@ impl ToolCallDetector {
                 }
             };
             let segments = event.path.segments();
+            if segments.len() == 1 && matches!(event.kind, EventKind::String(_)) {
+                // A watched id or name may have completed here: its place
+                // in the event order, filled from the watch queue below.
+                if matches!(segments.first(), Some(Segment::Key(k)) if k == "id" || k == "name") {
+                    found.push(Found::Watched);
+                    continue;
+                }
+            }
             if segments.is_empty() {
                 if event.kind == EventKind::EndObject {
                     found.push(Found::End);
@@ -135,17 +143,17 @@ impl ToolCallDetector {
             });
         }
         drop(feed);
-        // Id and name first: they are what a UI shows before anything else.
+        let mut watched = Vec::new();
         while let Some((watch, value)) = self.parser.next_watched() {
-            let Value::String(text) = value else {
-                continue;
-            };
-            if watch == self.id {
-                self.events.push_back(Detected::Id(text));
-            } else if watch == self.name {
-                self.events.push_back(Detected::Name(text));
+            if let Value::String(text) = value {
+                if watch == self.id {
+                    watched.push(Detected::Id(text));
+                } else if watch == self.name {
+                    watched.push(Detected::Name(text));
+                }
             }
         }
+        let mut watched = watched.into_iter();
         let root = self.parser.snapshot();
         let input = root.and_then(|r| r.get("input").or_else(|| r.get("arguments")));
         for item in found {
@@ -162,6 +170,10 @@ impl ToolCallDetector {
                     }
                 }
                 Found::End => Detected::End(root.cloned().unwrap_or_default()),
+                Found::Watched => match watched.next() {
+                    Some(found) => found,
+                    None => continue,
+                },
             });
         }
         result
@@ -178,4 +190,6 @@ enum Found {
     Value(PathBuf, Value),
     Container(PathBuf),
     End,
+    /// Where a watched value completed, in stream order.
+    Watched,
 }

@@ -96,7 +96,7 @@ impl ArgumentStreams {
         self.calls.get(id).map(ArgumentStream::raw)
     }
 
-    /// The ids seen so far, in order.
+    /// The ids seen so far, sorted.
     pub fn ids(&self) -> impl Iterator<Item = &str> {
         self.calls.keys().map(String::as_str)
     }
