@@ -109,6 +109,18 @@ impl InputArgs {
     }
 }
 
+/// `line L, column C` (both from 1, columns in bytes) of a byte offset,
+/// for error messages about multi-line inputs.
+pub fn locate(data: &[u8], offset: u64) -> String {
+    let end = usize::try_from(offset)
+        .unwrap_or(usize::MAX)
+        .min(data.len());
+    let before = data.get(..end).unwrap_or(&[]);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    format!("line {line}, column {column}")
+}
+
 /// Progress through a long input (see [`InputArgs::progress`]).
 pub struct Progress {
     bar: Option<ProgressBar>,
@@ -181,6 +193,13 @@ mod tests {
         assert!(a.iter().all(|p| (1..=16).contains(&p.len())));
         assert_eq!(a.concat(), data);
         assert_ne!(a, split(&data, Chunking::Random(8)));
+    }
+
+    #[test]
+    fn locate_counts_lines_and_columns_from_one() {
+        assert_eq!(locate(b"[1 2]", 3), "line 1, column 4");
+        assert_eq!(locate(b"{\n  \"a\" 1\n}", 8), "line 2, column 7");
+        assert_eq!(locate(b"ab", 99), "line 1, column 3");
     }
 
     #[test]

@@ -15,6 +15,8 @@ use crate::Failure;
 
 /// The arguments of `llmstream chunk`.
 #[derive(Args, Debug)]
+#[command(after_help = "Example:
+  printf '{\"t\":\"Tok\"}\\n{\"t\":\"Tokyo\"}\\n' | llmstream chunk --concat   # {\"t\":\"Tokyo\"}")]
 pub struct ChunkArgs {
     #[command(flatten)]
     pub input: InputArgs,

@@ -3,7 +3,7 @@
 use clap::{Args, ValueEnum};
 use llmstream::json::{Event, EventKind, Options, Parser};
 
-use crate::input::InputArgs;
+use crate::input::{locate, InputArgs};
 use crate::output::Lines;
 use crate::Failure;
 
@@ -62,7 +62,7 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
         progress.advance(piece.len());
         let mut feed = parser.feed(piece);
         while let Some(event) = feed.next_event() {
-            let event = event.map_err(|e| Failure::Input(e.to_string()))?;
+            let event = event.map_err(|e| failure(&e, &data))?;
             on_event(event, &mut out);
         }
         drop(feed);
@@ -82,7 +82,13 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
     match ended {
         Ok(()) => {}
         Err(e) if args.partial && e.is_incomplete() => {}
-        Err(e) => return Err(Failure::Input(e.to_string())),
+        Err(e) if e.is_incomplete() => {
+            return Err(Failure::Input(format!(
+                "{}; pass --partial to print what arrived",
+                e
+            )))
+        }
+        Err(e) => return Err(failure(&e, &data)),
     }
     if args.emit == Emit::Final {
         if let Some(value) = parser.snapshot() {
@@ -98,17 +104,19 @@ pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let progress = args.input.progress(data.len());
     for piece in args.input.pieces(&data) {
         progress.advance(piece.len());
-        parser
-            .push(piece)
-            .map_err(|e| Failure::Input(e.to_string()))?;
+        parser.push(piece).map_err(|e| failure(&e, &data))?;
     }
-    let value = parser
-        .end_partial()
-        .map_err(|e| Failure::Input(e.to_string()))?;
+    let value = parser.end_partial().map_err(|e| failure(&e, &data))?;
     if let Some(value) = value {
         Lines::new().line(&value.to_json());
     }
     Ok(())
+}
+
+/// An invalid-input failure: the library's message (what, byte, path) and
+/// where that byte is in the text.
+fn failure(error: &llmstream::json::Error, data: &[u8]) -> Failure {
+    Failure::Input(format!("{error}; {}", locate(data, error.offset())))
 }
 
 fn snapshot_line(parser: &Parser) -> String {

@@ -12,7 +12,11 @@ use crate::input::InputArgs;
 use crate::output::Lines;
 use crate::Failure;
 
+/// The arguments of `llmstream sse`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  printf 'event: delta\\ndata: hi\\n\\n' | llmstream sse   # {\"event\":\"delta\",\"data\":\"hi\",\"id\":\"\"}
+  curl -N https://… | llmstream sse --comments")]
 pub struct SseArgs {
     #[command(flatten)]
     pub input: InputArgs,
