@@ -40,6 +40,33 @@ impl Default for ProviderLimits {
     }
 }
 
+/// The two streams of prose a choice carries.
+#[derive(Clone, Copy)]
+enum Flow {
+    Text,
+    Reasoning,
+}
+
+impl Flow {
+    /// Whether `part` is a part of this flow (so new text may extend it).
+    fn owns(self, part: &Part) -> bool {
+        matches!(
+            (self, part),
+            (Flow::Text, Part::Text(_)) | (Flow::Reasoning, Part::Reasoning { .. })
+        )
+    }
+
+    fn part(self, text: &str) -> Part {
+        match self {
+            Flow::Text => Part::Text(String::from(text)),
+            Flow::Reasoning => Part::Reasoning {
+                text: String::from(text),
+                signature: None,
+            },
+        }
+    }
+}
+
 /// Builds a [`Message`] from provider-neutral facts and queues the
 /// normalized events.
 #[derive(Clone, Debug)]
@@ -169,64 +196,45 @@ impl MessageBuilder {
 
     /// Appends answer text.
     pub fn text(&mut self, choice: u64, text: &str) {
-        if text.is_empty() || self.choice(choice).is_none() {
-            return;
-        }
-        let fresh = self.part_break.remove(&choice).unwrap_or(false);
-        let merge = !fresh
-            && matches!(
-                self.message
-                    .choices
-                    .get(&choice)
-                    .and_then(|c| c.content.last()),
-                Some(Part::Text(_))
-            );
-        if !merge && self.part_limit_reached(choice) {
-            return;
-        }
-        if let Some(c) = self.message.choices.get_mut(&choice) {
-            c.text.push_str(text);
-            match c.content.last_mut() {
-                Some(Part::Text(t)) if merge => t.push_str(text),
-                _ => c.content.push(Part::Text(String::from(text))),
-            }
-        }
-        self.emit(StreamEvent::TextDelta {
-            choice,
-            text: String::from(text),
-        });
+        self.append(choice, Flow::Text, text);
     }
 
     /// Appends reasoning text (thinking, or a reasoning summary).
     pub fn reasoning(&mut self, choice: u64, text: &str) {
+        self.append(choice, Flow::Reasoning, text);
+    }
+
+    /// Appends text or reasoning: to the choice's running total, to the
+    /// last part when it is of the same kind (and no part break was asked
+    /// for), else to a new part; then the delta event.
+    fn append(&mut self, choice: u64, flow: Flow, text: &str) {
         if text.is_empty() || self.choice(choice).is_none() {
             return;
         }
         let fresh = self.part_break.remove(&choice).unwrap_or(false);
-        let merge = !fresh
-            && matches!(
-                self.message
-                    .choices
-                    .get(&choice)
-                    .and_then(|c| c.content.last()),
-                Some(Part::Reasoning { .. })
-            );
+        let last = self
+            .message
+            .choices
+            .get(&choice)
+            .and_then(|c| c.content.last());
+        let merge = !fresh && last.is_some_and(|p| flow.owns(p));
         if !merge && self.part_limit_reached(choice) {
             return;
         }
         if let Some(c) = self.message.choices.get_mut(&choice) {
-            c.reasoning.push_str(text);
-            match c.content.last_mut() {
-                Some(Part::Reasoning { text: t, .. }) if merge => t.push_str(text),
-                _ => c.content.push(Part::Reasoning {
-                    text: String::from(text),
-                    signature: None,
-                }),
+            match flow {
+                Flow::Text => c.text.push_str(text),
+                Flow::Reasoning => c.reasoning.push_str(text),
+            }
+            match c.content.last_mut().filter(|_| merge) {
+                Some(Part::Text(t) | Part::Reasoning { text: t, .. }) => t.push_str(text),
+                _ => c.content.push(flow.part(text)),
             }
         }
-        self.emit(StreamEvent::ReasoningDelta {
-            choice,
-            text: String::from(text),
+        let text = String::from(text);
+        self.emit(match flow {
+            Flow::Text => StreamEvent::TextDelta { choice, text },
+            Flow::Reasoning => StreamEvent::ReasoningDelta { choice, text },
         });
     }
 
