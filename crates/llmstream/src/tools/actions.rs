@@ -320,6 +320,25 @@ impl ActionStream {
         }
     }
 
+    /// A run of backticks in any mode but JSON: held, a fence marker, or
+    /// plain backticks (which, where JSON was awaited, make the fence code).
+    fn tick_run(&mut self, rest: &str) -> usize {
+        match self.backticks(rest) {
+            Ticks::Pending(used) => used,
+            Ticks::Fence(used, count) => {
+                self.fence_marker(count);
+                used
+            }
+            Ticks::Plain(used, count) => {
+                if matches!(self.mode, Mode::FenceBody | Mode::AfterJson) {
+                    self.become_code_fence();
+                }
+                self.push_ticks(count);
+                used
+            }
+        }
+    }
+
     fn push_ticks(&mut self, count: usize) {
         for _ in 0..count {
             self.text.push('`');
@@ -396,17 +415,7 @@ impl ActionStream {
             return 0;
         };
         if first == b'`' || self.ticks > 0 {
-            return match self.backticks(rest) {
-                Ticks::Pending(used) => used,
-                Ticks::Fence(used, count) => {
-                    self.fence_marker(count);
-                    used
-                }
-                Ticks::Plain(used, count) => {
-                    self.push_ticks(count);
-                    used
-                }
-            };
+            return self.tick_run(rest);
         }
         if !code && self.line_start && first == b'{' {
             self.start_json(false);
@@ -475,19 +484,7 @@ impl ActionStream {
             return 0;
         };
         if first == b'`' || self.ticks > 0 {
-            return match self.backticks(rest) {
-                Ticks::Pending(used) => used,
-                Ticks::Fence(used, count) => {
-                    self.fence_marker(count);
-                    used
-                }
-                Ticks::Plain(used, count) => {
-                    // Backticks that make no fence: the content is code.
-                    self.become_code_fence();
-                    self.push_ticks(count);
-                    used
-                }
-            };
+            return self.tick_run(rest);
         }
         match first {
             b' ' | b'\t' | b'\r' | b'\n' => {
