@@ -263,15 +263,16 @@ impl Number {
 
     /// Stores text the caller has already checked against the grammar.
     pub(crate) fn from_valid(text: &str) -> Number {
-        if text.len() <= INLINE {
-            let mut bytes = [0u8; INLINE];
-            bytes[..text.len()].copy_from_slice(text.as_bytes());
-            Number(Repr::Inline {
-                len: text.len() as u8,
-                bytes,
-            })
-        } else {
-            Number(Repr::Heap(text.into()))
+        let mut bytes = [0u8; INLINE];
+        match bytes.get_mut(..text.len()) {
+            Some(head) => {
+                head.copy_from_slice(text.as_bytes());
+                Number(Repr::Inline {
+                    len: text.len() as u8,
+                    bytes,
+                })
+            }
+            None => Number(Repr::Heap(text.into())),
         }
     }
 
@@ -281,7 +282,8 @@ impl Number {
             // The inline bytes were copied from a `&str` at a char boundary
             // (all ASCII), so this never fails; "" is unreachable.
             Repr::Inline { len, bytes } => {
-                core::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or("")
+                let text = bytes.get(..usize::from(*len)).unwrap_or(&[]);
+                core::str::from_utf8(text).unwrap_or("")
             }
             Repr::Heap(text) => text,
         }

@@ -132,10 +132,17 @@ fn write_container(out: &mut dyn Write, root: Frame<'_>, pretty: bool) -> fmt::R
     Ok(())
 }
 
+/// The lower-case hex digit of a nibble (0 to 15).
+fn hex_digit(nibble: u8) -> u8 {
+    match nibble {
+        0..=9 => b'0' + nibble,
+        _ => b'a' + (nibble & 0xf).saturating_sub(10),
+    }
+}
+
 /// Writes `s` as a JSON string literal, escaping as serde_json does:
 /// `"`, `\`, and the control characters below U+0020.
 pub(crate) fn write_string(out: &mut dyn Write, s: &str) -> fmt::Result {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.write_char('"')?;
     let bytes = s.as_bytes();
     let mut start = 0;
@@ -158,8 +165,8 @@ pub(crate) fn write_string(out: &mut dyn Write, s: &str) -> fmt::Result {
                 b'u',
                 b'0',
                 b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xf)],
+                hex_digit(b >> 4),
+                hex_digit(b & 0xf),
             ];
             out.write_str(core::str::from_utf8(&hex).unwrap_or(""))?;
         } else {
