@@ -13,7 +13,7 @@ use super::error::{Error, ErrorKind, Expected};
 use super::event::{Event, EventKind};
 use super::options::Options;
 use super::path::{Path, PathBuf, Segment};
-use super::scan::{is_whitespace, string_run_end, Tail, Utf8Tail};
+use super::scan::{is_whitespace, run_end_mask, string_run_end, Tail, Utf8Tail};
 use super::value::{Map, Number, Value};
 
 /// An incremental JSON parser.
@@ -845,6 +845,22 @@ impl Parser {
             }
             match escape {
                 Escape::None => {
+                    // The common case in one tight loop: plain runs and
+                    // two-byte escapes over validated text, when the string
+                    // limit cannot be reached within this piece (decoded
+                    // text is never longer than its source). It stops at the
+                    // closing quote and at anything unusual, which the exact
+                    // code below handles.
+                    if let Some(valid) = input.rest(*pos) {
+                        let target = if key { &mut self.key } else { &mut self.text };
+                        if target.len().saturating_add(valid.len()) <= limit {
+                            let used = decode_plain(target, bytes, *pos, valid);
+                            if used > 0 {
+                                *pos += used;
+                                continue;
+                            }
+                        }
+                    }
                     let run = string_run_end(rest);
                     if run > 0 {
                         let raw = rest.get(..run).unwrap_or(&[]);
@@ -1245,24 +1261,89 @@ impl<'i> Input<'i> {
         }
     }
 
+    /// The validated text from `start` on (as far as it is valid), if
+    /// `start` lies in the validated region.
+    #[inline]
+    fn rest(&self, start: usize) -> Option<&'i str> {
+        let (from, text) = *self.valid.get_or_init(|| validate(self.bytes, start));
+        text.get(start.checked_sub(from)?..)
+    }
+
     /// The run `start..end` as text, if it lies in the validated region
     /// (it starts at a character boundary: runs begin after ASCII bytes or
     /// after a completed sequence). `None` sends the caller to the slow,
     /// exact path, which also finds and reports invalid bytes.
     #[inline]
     fn text(&self, start: usize, end: usize) -> Option<&'i str> {
-        let (from, text) = *self.valid.get_or_init(|| {
-            let rest = self.bytes.get(start..).unwrap_or(&[]);
-            let text = match core::str::from_utf8(rest) {
-                Ok(text) => text,
-                Err(e) => {
-                    core::str::from_utf8(rest.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or("")
-                }
-            };
-            (start, text)
-        });
+        let (from, text) = *self.valid.get_or_init(|| validate(self.bytes, start));
         text.get(start.checked_sub(from)?..end.checked_sub(from)?)
     }
+}
+
+/// The valid UTF-8 text of `bytes` from `start` on, up to the first byte
+/// that is not (or the end), with `start`.
+fn validate(bytes: &[u8], start: usize) -> (usize, &str) {
+    let rest = bytes.get(start..).unwrap_or(&[]);
+    let text = match core::str::from_utf8(rest) {
+        Ok(text) => text,
+        Err(e) => core::str::from_utf8(rest.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or(""),
+    };
+    (start, text)
+}
+
+/// Appends the decoded text of a string body to `target`: plain runs and
+/// the common two-byte escapes. `text` is the valid text of `bytes` from
+/// `pos` to its end or to its first invalid byte. Stops before the closing
+/// quote, a control character, any other escape, a `\\` at the end, or the
+/// end of `text`; returns the bytes used.
+///
+/// Sixteen bytes are classified at a time ([`run_end_mask`]) and the runs
+/// within them are walked bit by bit: the average run in LLM text is short,
+/// so finding its end must not cost a fresh scan.
+#[inline]
+fn decode_plain(target: &mut String, bytes: &[u8], pos: usize, text: &str) -> usize {
+    let hay = bytes.get(..pos + text.len()).unwrap_or(&[]);
+    let len = hay.len();
+    // The plain text not yet copied starts at `start`; the block at `base`.
+    let mut start = pos;
+    let mut base = pos;
+    let end = 'scan: loop {
+        if base >= len {
+            break len;
+        }
+        let mut mask = run_end_mask(hay, base);
+        if start > base {
+            // The escaped byte of an escape that straddled the blocks.
+            mask &= !0u128 << ((start - base) * 8);
+        }
+        while mask != 0 {
+            let at = base + (mask.trailing_zeros() / 8) as usize;
+            if hay.get(at) != Some(&b'\\') {
+                break 'scan at;
+            }
+            let c = match hay.get(at + 1) {
+                Some(b'n') => '\n',
+                Some(b'"') => '"',
+                Some(b'\\') => '\\',
+                Some(b't') => '\t',
+                Some(b'/') => '/',
+                Some(b'r') => '\r',
+                _ => break 'scan at,
+            };
+            // Runs start and end next to ASCII bytes: char boundaries.
+            target.push_str(text.get(start - pos..at - pos).unwrap_or(""));
+            target.push(c);
+            start = at + 2;
+            let skip = start - base;
+            if skip >= 16 {
+                break;
+            }
+            mask &= !0u128 << (skip * 8);
+        }
+        base += 16;
+    };
+    target.push_str(text.get(start.min(end) - pos..end - pos).unwrap_or(""));
+    end - pos
 }
 
 /// The events of one piece, pulled one at a time.

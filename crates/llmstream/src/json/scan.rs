@@ -38,9 +38,48 @@ pub(crate) fn string_run_end(s: &[u8]) -> usize {
     s.len()
 }
 
+/// The bytes that end a plain string run (`"`, `\\`, control characters)
+/// among the sixteen from `hay[base]` on: byte `k` of the result is 0xff
+/// when `hay[base + k]` is one, else 0; bytes past the end of `hay` are 0.
+///
+/// Written so that the compiler turns it into a few SIMD compares (SSE2 on
+/// x86-64, NEON on aarch64). Near the end of `hay` it reads the last sixteen
+/// bytes and shifts, or (when `hay` is shorter than that) a padded copy.
+#[inline]
+pub(crate) fn run_end_mask(hay: &[u8], base: usize) -> u128 {
+    if let Some(block) = hay.get(base..).and_then(<[u8]>::first_chunk::<16>) {
+        return block_mask(block);
+    }
+    let len = hay.len();
+    if base >= len {
+        return 0;
+    }
+    if let Some(block) = hay
+        .get(len.wrapping_sub(16)..)
+        .and_then(<[u8]>::first_chunk::<16>)
+    {
+        return block_mask(block) >> ((base + 16 - len) * 8);
+    }
+    let mut padded = [b' '; 16];
+    let tail = hay.get(base..).unwrap_or(&[]);
+    if let Some(dst) = padded.get_mut(..tail.len()) {
+        dst.copy_from_slice(tail);
+    }
+    block_mask(&padded)
+}
+
+#[inline]
+fn block_mask(block: &[u8; 16]) -> u128 {
+    let mut flags = [0u8; 16];
+    for (flag, &b) in flags.iter_mut().zip(block) {
+        *flag = if ends_run(b) { 0xff } else { 0 };
+    }
+    u128::from_le_bytes(flags)
+}
+
 #[inline]
 fn ends_run(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
+    (b == b'"') | (b == b'\\') | (b < 0x20)
 }
 
 /// JSON's four whitespace bytes.
