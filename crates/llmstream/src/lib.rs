@@ -76,4 +76,6 @@ pub mod chunker;
 pub mod json;
 pub mod providers;
 pub mod sse;
+#[cfg(feature = "futures")]
+pub mod stream;
 pub mod tools;

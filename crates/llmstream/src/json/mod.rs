@@ -17,6 +17,8 @@ mod parser;
 mod path;
 mod repair;
 mod scan;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod value;
 mod write;
 
@@ -26,6 +28,8 @@ pub use options::{Limits, Options};
 pub use parser::{Feed, Parser, WatchId};
 pub use path::{InvalidPath, Path, PathBuf, Segment};
 pub use repair::{repair, repair_bytes};
+#[cfg(feature = "serde")]
+pub use serde_impl::{from_partial, from_value, DeError};
 pub use value::{Map, Number, Value};
 
 /// Parses one complete JSON document (strict RFC 8259, default limits).
