@@ -6,147 +6,15 @@
 
 mod common;
 
-use std::path::PathBuf;
+use llmstream::json::Value;
+use llmstream::providers::{anthropic, FinishReason, Part, Provider, StreamEvent};
 
-use llmstream::json::{self, Value};
-use llmstream::providers::{
-    anthropic, FinishReason, Message, Part, Pipeline, Provider, StreamEvent,
-};
+use common::providers::{obj, Run, Streams};
 
 // ---------------------------------------------------------------------------
 // Harness
 
-/// What a stream gave: the final message and every event, in order.
-#[derive(Debug, PartialEq)]
-struct Run {
-    message: Message,
-    events: Vec<StreamEvent>,
-}
-
-impl Run {
-    fn choice(&self) -> &llmstream::providers::Choice {
-        self.message.choice().expect("the message has a choice")
-    }
-
-    fn events_named(&self, name: &str) -> Vec<&StreamEvent> {
-        self.events.iter().filter(|e| e.name() == name).collect()
-    }
-
-    fn usage(&self) -> (Option<u64>, Option<u64>, Option<u64>) {
-        let u = self.message.usage.as_ref().expect("usage reported");
-        (u.input_tokens, u.output_tokens, u.total_tokens)
-    }
-
-    fn tool(&self, id: &str) -> &llmstream::providers::ToolCall {
-        self.choice()
-            .tool_calls
-            .values()
-            .find(|c| c.id == id)
-            .unwrap_or_else(|| panic!("no tool call {id}"))
-    }
-}
-
-fn feed(pieces: &[&[u8]]) -> Run {
-    let mut pipeline = Pipeline::new();
-    let mut events = Vec::new();
-    for piece in pieces {
-        pipeline.feed(piece).expect("the SSE stream is readable");
-        while let Some(event) = pipeline.next_event() {
-            events.push(event);
-        }
-    }
-    pipeline.finish().expect("the SSE stream ends cleanly");
-    while let Some(event) = pipeline.next_event() {
-        events.push(event);
-    }
-    assert_eq!(pipeline.provider(), Some(Provider::Anthropic));
-    let message = pipeline.message().expect("provider detected").clone();
-    Run { message, events }
-}
-
-/// Runs a raw SSE body whole, byte by byte and in random pieces, checks
-/// they agree (message, its CLI JSON, events) and returns the result.
-fn run_sse(bytes: &[u8]) -> Run {
-    let whole = feed(&[bytes]);
-    let bytewise: Vec<&[u8]> = bytes.chunks(1).collect();
-    let split = feed(&bytewise);
-    assert_eq!(split, whole, "byte by byte differs from whole");
-    assert_eq!(
-        split.message.to_value().to_json(),
-        whole.message.to_value().to_json()
-    );
-    for seed in 0..6 {
-        let pieces = common::random_pieces(bytes, seed);
-        assert_eq!(feed(&pieces), whole, "random pieces (seed {seed}) differ");
-    }
-    whole
-}
-
-/// A JSON-lines recording (one payload per line) through the accumulator
-/// directly; the same payloads framed as SSE must give the same result.
-fn run_lines(text: &str) -> Run {
-    let mut acc = Provider::Anthropic.accumulator();
-    let mut events = Vec::new();
-    let mut sse = String::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let payload = json::parse(line.as_bytes()).expect("each line is JSON");
-        acc.push("message", &payload);
-        while let Some(event) = acc.next_event() {
-            events.push(event);
-        }
-        sse.push_str("data: ");
-        sse.push_str(line);
-        sse.push_str("\n\n");
-    }
-    acc.end_stream();
-    while let Some(event) = acc.next_event() {
-        events.push(event);
-    }
-    let direct = Run {
-        message: acc.message().clone(),
-        events,
-    };
-    assert_eq!(
-        run_sse(sse.as_bytes()),
-        direct,
-        "SSE framing changes the result"
-    );
-    direct
-}
-
-fn fixture_dir() -> Option<PathBuf> {
-    let dir = common::fixtures_dir()?.join("providers/anthropic");
-    dir.is_dir().then_some(dir)
-}
-
-/// The recording's bytes, or `None` (with the reason printed) when the
-/// shared fixtures are not beside the repository.
-fn fixture(name: &str) -> Option<Vec<u8>> {
-    let Some(dir) = fixture_dir() else {
-        eprintln!("skipped: ../shared/fixtures/providers/anthropic is not present");
-        return None;
-    };
-    Some(std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}")))
-}
-
-fn fixture_sse(name: &str) -> Option<Run> {
-    fixture(name).map(|bytes| run_sse(&bytes))
-}
-
-fn fixture_lines(name: &str) -> Option<Run> {
-    fixture(name).map(|bytes| run_lines(&String::from_utf8(bytes).expect("UTF-8")))
-}
-
-fn synthetic(name: &str) -> Run {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/anthropic")
-        .join(name);
-    run_sse(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-}
-
-fn obj(text: &str) -> Value {
-    json::parse(text.as_bytes()).expect("test JSON")
-}
+const ANTHROPIC: Streams = Streams::new(Provider::Anthropic, "anthropic", "anthropic");
 
 fn text_parts(run: &Run) -> Vec<&str> {
     run.choice()
@@ -193,7 +61,7 @@ const COVERED: &[&str] = &[
 
 #[test]
 fn every_recording_is_tested() {
-    let Some(dir) = fixture_dir() else {
+    let Some(dir) = ANTHROPIC.fixture_dir() else {
         eprintln!("skipped: ../shared/fixtures/providers/anthropic is not present");
         return;
     };
@@ -215,7 +83,7 @@ fn every_recording_is_tested() {
 
 #[test]
 fn basic_response() {
-    let Some(run) = fixture_sse("basic_response.txt") else {
+    let Some(run) = ANTHROPIC.fixture_sse("basic_response.txt") else {
         return;
     };
     let m = &run.message;
@@ -250,7 +118,7 @@ fn basic_response() {
 
 #[test]
 fn tool_use_response() {
-    let Some(run) = fixture_sse("tool_use_response.txt") else {
+    let Some(run) = ANTHROPIC.fixture_sse("tool_use_response.txt") else {
         return;
     };
     let c = run.choice();
@@ -293,7 +161,7 @@ fn tool_use_response() {
 
 #[test]
 fn incomplete_partial_json_response() {
-    let Some(run) = fixture_sse("incomplete_partial_json_response.txt") else {
+    let Some(run) = ANTHROPIC.fixture_sse("incomplete_partial_json_response.txt") else {
         return;
     };
     let c = run.choice();
@@ -321,8 +189,8 @@ fn incomplete_partial_json_response() {
 
 #[test]
 fn structured_output_after_retries() {
-    let Some(run) =
-        fixture_sse("_extracted/a8b7dbb8-2321-4624-abdb-7ba2136b5c38.json.interaction2.sse")
+    let Some(run) = ANTHROPIC
+        .fixture_sse("_extracted/a8b7dbb8-2321-4624-abdb-7ba2136b5c38.json.interaction2.sse")
     else {
         return;
     };
@@ -342,7 +210,7 @@ fn structured_output_after_retries() {
 
 #[test]
 fn redacted_thinking() {
-    let Some(run) = fixture_sse(
+    let Some(run) = ANTHROPIC.fixture_sse(
         "_extracted/test_anthropic_model_thinking_part_redacted_stream.yaml.interaction0.sse",
     ) else {
         return;
@@ -373,8 +241,8 @@ fn redacted_thinking() {
 
 #[test]
 fn thinking_with_signature() {
-    let Some(run) =
-        fixture_sse("_extracted/test_anthropic_model_thinking_part_stream.yaml.interaction0.sse")
+    let Some(run) = ANTHROPIC
+        .fixture_sse("_extracted/test_anthropic_model_thinking_part_stream.yaml.interaction0.sse")
     else {
         return;
     };
@@ -406,8 +274,8 @@ fn thinking_with_signature() {
 
 #[test]
 fn server_tool_use_and_code_execution_result() {
-    let Some(run) =
-        fixture_sse("_extracted/test_anthropic_code_execution_tool_stream.yaml.interaction0.sse")
+    let Some(run) = ANTHROPIC
+        .fixture_sse("_extracted/test_anthropic_code_execution_tool_stream.yaml.interaction0.sse")
     else {
         return;
     };
@@ -461,7 +329,7 @@ fn server_tool_use_and_code_execution_result() {
 
 #[test]
 fn smallest_padded_stream() {
-    let Some(run) = fixture_sse(
+    let Some(run) = ANTHROPIC.fixture_sse(
         "_extracted/test_request_stream_fallback_for_high_max_tokens.yaml.interaction0.sse",
     ) else {
         return;
@@ -479,7 +347,7 @@ fn smallest_padded_stream() {
 fn cassettes_are_covered_by_their_extracted_bodies() {
     // The YAML/JSON cassettes themselves are not SSE; their bodies are the
     // _extracted files tested above. Check the pairing stays true.
-    let Some(dir) = fixture_dir() else {
+    let Some(dir) = ANTHROPIC.fixture_dir() else {
         eprintln!("skipped: ../shared/fixtures/providers/anthropic is not present");
         return;
     };
@@ -503,7 +371,7 @@ fn cassettes_are_covered_by_their_extracted_bodies() {
 
 #[test]
 fn text_chunks() {
-    let Some(run) = fixture_lines("anthropic-text.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("anthropic-text.chunks.txt") else {
         return;
     };
     assert_eq!(
@@ -521,7 +389,7 @@ fn text_chunks() {
 
 #[test]
 fn tool_without_arguments() {
-    let Some(run) = fixture_lines("anthropic-tool-no-args.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("anthropic-tool-no-args.chunks.txt") else {
         return;
     };
     assert_eq!(run.choice().text, "I'll update the issue list for you.");
@@ -538,7 +406,7 @@ fn tool_without_arguments() {
 
 #[test]
 fn tool_as_first_block() {
-    let Some(run) = fixture_lines("anthropic-json-tool.1.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("anthropic-json-tool.1.chunks.txt") else {
         return;
     };
     let c = run.choice();
@@ -559,7 +427,7 @@ fn tool_as_first_block() {
 
 #[test]
 fn thinking_then_text() {
-    let Some(run) = fixture_lines("anthropic-clear-thinking.1.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("anthropic-clear-thinking.1.chunks.txt") else {
         return;
     };
     let c = run.choice();
@@ -584,7 +452,8 @@ fn thinking_then_text() {
 
 #[test]
 fn later_input_tokens_win() {
-    let Some(run) = fixture_lines("anthropic-message-delta-input-tokens.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("anthropic-message-delta-input-tokens.chunks.txt")
+    else {
         return;
     };
     assert_eq!(
@@ -600,7 +469,7 @@ fn later_input_tokens_win() {
 
 #[test]
 fn web_search_with_citations() {
-    let Some(run) = fixture_lines("anthropic-web-search-tool.1.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("anthropic-web-search-tool.1.chunks.txt") else {
         return;
     };
     let c = run.choice();
@@ -644,7 +513,7 @@ fn web_search_with_citations() {
 
 #[test]
 fn refusal_without_content() {
-    let Some(run) = fixture_lines("anthropic-refusal.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("anthropic-refusal.chunks.txt") else {
         return;
     };
     let c = run.choice();
@@ -667,7 +536,7 @@ fn refusal_without_content() {
 
 #[test]
 fn duplicate_message_start_is_ignored() {
-    let Some(run) = fixture_lines("duplicate-message-start.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("duplicate-message-start.chunks.txt") else {
         return;
     };
     assert_eq!(run.events_named("message_start").len(), 1);
@@ -680,7 +549,7 @@ fn duplicate_message_start_is_ignored() {
 
 #[test]
 fn spliced_message_start_is_a_protocol_error() {
-    let Some(run) = fixture_lines("spliced-message-start.chunks.txt") else {
+    let Some(run) = ANTHROPIC.fixture_lines("spliced-message-start.chunks.txt") else {
         return;
     };
     let m = &run.message;
@@ -708,7 +577,7 @@ fn spliced_message_start_is_a_protocol_error() {
 
 #[test]
 fn quirk_message_start_repeat() {
-    let run = synthetic("message_start_repeat.sse");
+    let run = ANTHROPIC.synthetic("message_start_repeat.sse");
     assert_eq!(run.events_named("message_start").len(), 1);
     assert!(run.message.error.is_none());
     assert_eq!(run.choice().text, "Hi");
@@ -717,7 +586,7 @@ fn quirk_message_start_repeat() {
 
 #[test]
 fn quirk_message_start_spliced() {
-    let run = synthetic("message_start_spliced.sse");
+    let run = ANTHROPIC.synthetic("message_start_spliced.sse");
     assert_eq!(run.message.id.as_deref(), Some("msg_first"));
     assert_eq!(
         run.message.error.as_ref().and_then(|e| e.kind.as_deref()),
@@ -731,7 +600,7 @@ fn quirk_message_start_spliced() {
 
 #[test]
 fn quirk_every_block_kind_is_its_own_part() {
-    let run = synthetic("block_kinds.sse");
+    let run = ANTHROPIC.synthetic("block_kinds.sse");
     let c = run.choice();
     assert_eq!(c.content.len(), 7);
     assert!(matches!(&c.content[0],
@@ -772,7 +641,7 @@ fn quirk_every_block_kind_is_its_own_part() {
 
 #[test]
 fn quirk_sparse_block_indices() {
-    let run = synthetic("sparse_block_indices.sse");
+    let run = ANTHROPIC.synthetic("sparse_block_indices.sse");
     let c = run.choice();
     assert_eq!(c.text, "sevenbig");
     assert!(c.tool_calls.contains_key(&u64::MAX));
@@ -783,7 +652,7 @@ fn quirk_sparse_block_indices() {
 
 #[test]
 fn quirk_first_json_fragment_empty() {
-    let run = synthetic("input_json_first_empty.sse");
+    let run = ANTHROPIC.synthetic("input_json_first_empty.sse");
     let call = run.tool("toolu_e");
     assert_eq!(
         call.arguments,
@@ -799,7 +668,7 @@ fn quirk_first_json_fragment_empty() {
 
 #[test]
 fn quirk_no_fragments_means_empty_object() {
-    let run = synthetic("tool_no_fragments.sse");
+    let run = ANTHROPIC.synthetic("tool_no_fragments.sse");
     for id in ["toolu_n", "toolu_m"] {
         let call = run.tool(id);
         assert_eq!(call.arguments, Some(obj("{}")), "{id}");
@@ -810,7 +679,7 @@ fn quirk_no_fragments_means_empty_object() {
 
 #[test]
 fn quirk_start_input_used_only_without_fragments() {
-    let run = synthetic("tool_input_in_start.sse");
+    let run = ANTHROPIC.synthetic("tool_input_in_start.sse");
     let call = run.tool("toolu_s");
     assert_eq!(call.arguments, Some(obj(r#"{"mode":"dark","level":2}"#)));
     assert!(run.events.iter().any(|e| matches!(e,
@@ -821,7 +690,7 @@ fn quirk_start_input_used_only_without_fragments() {
 
 #[test]
 fn quirk_signature_is_assigned() {
-    let run = synthetic("thinking_signature.sse");
+    let run = ANTHROPIC.synthetic("thinking_signature.sse");
     let c = run.choice();
     // The second signature_delta replaces the first.
     assert!(matches!(&c.content[0],
@@ -836,7 +705,7 @@ fn quirk_signature_is_assigned() {
 
 #[test]
 fn quirk_citations_are_appended() {
-    let run = synthetic("citations.sse");
+    let run = ANTHROPIC.synthetic("citations.sse");
     let c = run.choice();
     assert_eq!(text_parts(&run), ["Facts: ", "Rust is fast and safe."]);
     let cited = c
@@ -859,7 +728,7 @@ fn quirk_citations_are_appended() {
 
 #[test]
 fn quirk_usage_is_cumulative() {
-    let run = synthetic("cumulative_usage.sse");
+    let run = ANTHROPIC.synthetic("cumulative_usage.sse");
     let usage = run.message.usage.as_ref().unwrap();
     // input_tokens from message_start is kept when message_delta omits it;
     // output and cache-read counts are overwritten by the later reports.
@@ -890,7 +759,7 @@ fn quirk_stop_reasons_normalize() {
     assert_eq!(anthropic::normalize("refusal"), FinishReason::Refusal);
     assert_eq!(anthropic::normalize("pause_turn"), FinishReason::Other);
     assert_eq!(anthropic::normalize("something_new"), FinishReason::Other);
-    let run = synthetic("pause_turn.sse");
+    let run = ANTHROPIC.synthetic("pause_turn.sse");
     assert_eq!(run.choice().finish_reason.as_deref(), Some("pause_turn"));
     assert_eq!(run.choice().finish, Some(FinishReason::Other));
     assert_eq!(
@@ -901,7 +770,7 @@ fn quirk_stop_reasons_normalize() {
 
 #[test]
 fn quirk_stop_details_are_kept() {
-    let run = synthetic("refusal_stop_details.sse");
+    let run = ANTHROPIC.synthetic("refusal_stop_details.sse");
     let c = run.choice();
     assert_eq!(c.finish, Some(FinishReason::Refusal));
     assert_eq!(
@@ -921,7 +790,7 @@ fn quirk_stop_details_are_kept() {
 
 #[test]
 fn quirk_pings_are_ignored() {
-    let run = synthetic("pings.sse");
+    let run = ANTHROPIC.synthetic("pings.sse");
     assert_eq!(run.choice().text, "ab");
     let names: Vec<&str> = run.events.iter().map(StreamEvent::name).collect();
     assert_eq!(
@@ -940,7 +809,7 @@ fn quirk_pings_are_ignored() {
 
 #[test]
 fn quirk_error_event() {
-    let run = synthetic("error_event.sse");
+    let run = ANTHROPIC.synthetic("error_event.sse");
     let error = run.message.error.as_ref().expect("error kept");
     assert_eq!(error.message, "Overloaded");
     assert_eq!(error.kind.as_deref(), Some("overloaded_error"));
@@ -954,7 +823,7 @@ fn quirk_error_event() {
 
 #[test]
 fn quirk_whitespace_padding() {
-    let run = synthetic("whitespace_padding.sse");
+    let run = ANTHROPIC.synthetic("whitespace_padding.sse");
     assert_eq!(run.message.id.as_deref(), Some("msg_pad"));
     assert_eq!(run.message.model.as_deref(), Some("claude-pad"));
     assert_eq!(run.choice().text, "padded");
@@ -964,7 +833,7 @@ fn quirk_whitespace_padding() {
 
 #[test]
 fn quirk_max_tokens_inside_tool_json() {
-    let run = synthetic("max_tokens_in_tool_json.sse");
+    let run = ANTHROPIC.synthetic("max_tokens_in_tool_json.sse");
     let call = run.tool("toolu_cut");
     assert_eq!(
         call.arguments,
@@ -986,7 +855,7 @@ fn quirk_max_tokens_inside_tool_json() {
 
 #[test]
 fn quirk_stream_cut_midway() {
-    let run = synthetic("cut_mid_stream.sse");
+    let run = ANTHROPIC.synthetic("cut_mid_stream.sse");
     assert_eq!(run.choice().text, "Half an ans");
     assert_eq!(
         run.tool("toolu_half").arguments,
@@ -1002,7 +871,7 @@ fn quirk_stream_cut_midway() {
 
 #[test]
 fn quirk_unknown_events_blocks_and_deltas() {
-    let run = synthetic("unknown_events.sse");
+    let run = ANTHROPIC.synthetic("unknown_events.sse");
     assert_eq!(raw_types(&run), ["container_upload"]);
     assert_eq!(run.choice().text, "still here");
     assert!(run.message.complete && run.message.error.is_none());
@@ -1010,7 +879,7 @@ fn quirk_unknown_events_blocks_and_deltas() {
 
 #[test]
 fn quirk_deltas_without_block_start() {
-    let run = synthetic("implicit_blocks.sse");
+    let run = ANTHROPIC.synthetic("implicit_blocks.sse");
     assert_eq!(run.choice().text, "no start block");
     let call = run
         .choice()
@@ -1024,7 +893,7 @@ fn quirk_deltas_without_block_start() {
 
 #[test]
 fn cli_json_shape() {
-    let run = synthetic("block_kinds.sse");
+    let run = ANTHROPIC.synthetic("block_kinds.sse");
     let v = run.message.to_value();
     assert_eq!(v.get("provider").and_then(Value::as_str), Some("anthropic"));
     assert_eq!(

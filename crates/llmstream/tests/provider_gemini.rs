@@ -9,129 +9,14 @@ mod common;
 use std::path::PathBuf;
 
 use llmstream::json::{self, Value};
-use llmstream::providers::{gemini, FinishReason, Message, Part, Pipeline, Provider, StreamEvent};
+use llmstream::providers::{gemini, FinishReason, Part, Provider, StreamEvent};
+
+use common::providers::{obj, Run, Streams};
 
 // ---------------------------------------------------------------------------
 // Harness
 
-/// What a stream gave: the final message and every event, in order.
-#[derive(Debug, PartialEq)]
-struct Run {
-    message: Message,
-    events: Vec<StreamEvent>,
-}
-
-impl Run {
-    fn choice(&self) -> &llmstream::providers::Choice {
-        self.message.choice().expect("the message has a choice")
-    }
-
-    fn events_named(&self, name: &str) -> Vec<&StreamEvent> {
-        self.events.iter().filter(|e| e.name() == name).collect()
-    }
-}
-
-fn feed(pieces: &[&[u8]]) -> Run {
-    let mut pipeline = Pipeline::new();
-    let mut events = Vec::new();
-    for piece in pieces {
-        pipeline.feed(piece).expect("the SSE stream is readable");
-        while let Some(event) = pipeline.next_event() {
-            events.push(event);
-        }
-    }
-    pipeline.finish().expect("the SSE stream ends cleanly");
-    while let Some(event) = pipeline.next_event() {
-        events.push(event);
-    }
-    assert_eq!(pipeline.provider(), Some(Provider::Gemini));
-    let message = pipeline.message().expect("provider detected").clone();
-    Run { message, events }
-}
-
-/// Runs a raw SSE body whole, byte by byte and in random pieces, checks
-/// they agree (message, its CLI JSON, events) and returns the result.
-fn run_sse(bytes: &[u8]) -> Run {
-    let whole = feed(&[bytes]);
-    let bytewise: Vec<&[u8]> = bytes.chunks(1).collect();
-    let split = feed(&bytewise);
-    assert_eq!(split, whole, "byte by byte differs from whole");
-    assert_eq!(
-        split.message.to_value().to_json(),
-        whole.message.to_value().to_json()
-    );
-    for seed in 0..6 {
-        let pieces = common::random_pieces(bytes, seed);
-        assert_eq!(feed(&pieces), whole, "random pieces (seed {seed}) differ");
-    }
-    whole
-}
-
-/// A JSON-lines recording (one payload per line) through the accumulator
-/// directly; the same payloads framed as SSE must give the same result.
-fn run_lines(text: &str) -> Run {
-    let mut acc = Provider::Gemini.accumulator();
-    let mut events = Vec::new();
-    let mut sse = String::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let payload = json::parse(line.as_bytes()).expect("each line is JSON");
-        acc.push("message", &payload);
-        while let Some(event) = acc.next_event() {
-            events.push(event);
-        }
-        sse.push_str("data: ");
-        sse.push_str(line);
-        sse.push_str("\n\n");
-    }
-    acc.end_stream();
-    while let Some(event) = acc.next_event() {
-        events.push(event);
-    }
-    let direct = Run {
-        message: acc.message().clone(),
-        events,
-    };
-    assert_eq!(
-        run_sse(sse.as_bytes()),
-        direct,
-        "SSE framing changes the result"
-    );
-    direct
-}
-
-fn fixture_dir() -> Option<PathBuf> {
-    let dir = common::fixtures_dir()?.join("providers/gemini");
-    dir.is_dir().then_some(dir)
-}
-
-/// The recording's bytes, or `None` (with the reason printed) when the
-/// shared fixtures are not beside the repository.
-fn fixture(name: &str) -> Option<Vec<u8>> {
-    let Some(dir) = fixture_dir() else {
-        eprintln!("skipped: ../shared/fixtures/providers/gemini is not present");
-        return None;
-    };
-    Some(std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}")))
-}
-
-fn fixture_sse(name: &str) -> Option<Run> {
-    fixture(name).map(|bytes| run_sse(&bytes))
-}
-
-fn fixture_lines(name: &str) -> Option<Run> {
-    fixture(name).map(|bytes| run_lines(&String::from_utf8(bytes).expect("UTF-8")))
-}
-
-fn synthetic(name: &str) -> Run {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/gemini")
-        .join(name);
-    run_sse(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-}
-
-fn obj(text: &str) -> Value {
-    json::parse(text.as_bytes()).expect("test JSON")
-}
+const GEMINI: Streams = Streams::new(Provider::Gemini, "gemini", "gemini");
 
 fn tool_by_name<'r>(run: &'r Run, name: &str) -> Vec<&'r llmstream::providers::ToolCall> {
     run.choice()
@@ -191,7 +76,7 @@ const COVERED: &[&str] = &[
 
 #[test]
 fn every_recording_is_tested() {
-    let Some(dir) = fixture_dir() else {
+    let Some(dir) = GEMINI.fixture_dir() else {
         eprintln!("skipped: ../shared/fixtures/providers/gemini is not present");
         return;
     };
@@ -213,7 +98,8 @@ fn every_recording_is_tested() {
 
 #[test]
 fn whole_function_calls_and_text() {
-    let Some(run) = fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction0.sse")
+    let Some(run) =
+        GEMINI.fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction0.sse")
     else {
         return;
     };
@@ -231,7 +117,8 @@ fn whole_function_calls_and_text() {
     assert_eq!(usage_full(&run), (Some(52), Some(5), Some(57), None));
     assert!(run.message.complete);
 
-    let Some(run) = fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction1.sse")
+    let Some(run) =
+        GEMINI.fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction1.sse")
     else {
         return;
     };
@@ -239,7 +126,8 @@ fn whole_function_calls_and_text() {
     assert_eq!(call.arguments, Some(obj(r#"{"city":"Paris"}"#)));
     assert_eq!(usage_full(&run), (Some(64), Some(5), Some(69), None));
 
-    let Some(run) = fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction2.sse")
+    let Some(run) =
+        GEMINI.fixture_sse("_extracted/test_google_model_iter_stream.yaml.interaction2.sse")
     else {
         return;
     };
@@ -253,7 +141,7 @@ fn whole_function_calls_and_text() {
 #[test]
 fn thought_summaries_then_text() {
     let Some(run) =
-        fixture_sse("_extracted/test_google_model_thinking_part_iter.yaml.interaction0.sse")
+        GEMINI.fixture_sse("_extracted/test_google_model_thinking_part_iter.yaml.interaction0.sse")
     else {
         return;
     };
@@ -283,9 +171,9 @@ fn thought_summaries_then_text() {
 
 #[test]
 fn usage_is_a_live_snapshot() {
-    let Some(run) =
-        fixture_sse("_extracted/test_google_stream_usage_is_live_mid_stream.yaml.interaction0.sse")
-    else {
+    let Some(run) = GEMINI.fixture_sse(
+        "_extracted/test_google_stream_usage_is_live_mid_stream.yaml.interaction0.sse",
+    ) else {
         return;
     };
     let expected: String = (1..=30)
@@ -307,7 +195,7 @@ fn usage_is_a_live_snapshot() {
 
 #[test]
 fn function_call_with_thought_signature() {
-    let Some(run) = fixture_sse(
+    let Some(run) = GEMINI.fixture_sse(
         "_extracted/test_google_streaming_tool_call_thought_signature.yaml.interaction0.sse",
     ) else {
         return;
@@ -324,7 +212,7 @@ fn function_call_with_thought_signature() {
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
     assert_eq!(usage_full(&run), (Some(29), Some(10), Some(241), Some(202)));
 
-    let Some(run) = fixture_sse(
+    let Some(run) = GEMINI.fixture_sse(
         "_extracted/test_google_streaming_tool_call_thought_signature.yaml.interaction1.sse",
     ) else {
         return;
@@ -336,7 +224,7 @@ fn function_call_with_thought_signature() {
 
 #[test]
 fn cassettes_are_covered_by_their_extracted_bodies() {
-    let Some(dir) = fixture_dir() else {
+    let Some(dir) = GEMINI.fixture_dir() else {
         eprintln!("skipped: ../shared/fixtures/providers/gemini is not present");
         return;
     };
@@ -360,7 +248,7 @@ fn cassettes_are_covered_by_their_extracted_bodies() {
 
 #[test]
 fn text_then_signature_only_part() {
-    let Some(run) = fixture_lines("google-text.chunks.txt") else {
+    let Some(run) = GEMINI.fixture_lines("google-text.chunks.txt") else {
         return;
     };
     assert_eq!(run.message.id.as_deref(), Some("bH6LaZW8Fp_3nsEPqtaSwQ4"));
@@ -380,7 +268,7 @@ fn text_then_signature_only_part() {
 
 #[test]
 fn tool_call_chunks() {
-    let Some(run) = fixture_lines("google-tool-call.chunks.txt") else {
+    let Some(run) = GEMINI.fixture_lines("google-tool-call.chunks.txt") else {
         return;
     };
     let call = tool_by_name(&run, "weather")[0];
@@ -396,7 +284,7 @@ fn tool_call_chunks() {
 
 #[test]
 fn streamed_arguments_closed_by_terminator() {
-    let Some(run) = fixture_lines("google-stream-tool-call-arguments.chunks.txt") else {
+    let Some(run) = GEMINI.fixture_lines("google-stream-tool-call-arguments.chunks.txt") else {
         return;
     };
     let calls = tool_by_name(&run, "getWeather");
@@ -457,7 +345,7 @@ fn streamed_arguments_closed_by_terminator() {
 
 #[test]
 fn no_args_call_and_streamed_calls() {
-    let Some(run) = fixture_lines("google-stream-no-args-tool-call.chunks.txt") else {
+    let Some(run) = GEMINI.fixture_lines("google-stream-no-args-tool-call.chunks.txt") else {
         return;
     };
     let c = run.choice();
@@ -502,7 +390,7 @@ fn no_args_call_and_streamed_calls() {
 
 #[test]
 fn array_arguments_without_terminator() {
-    let Some(run) = fixture_lines(
+    let Some(run) = GEMINI.fixture_lines(
         "google-stream-tool-call-array-arguments-missing-terminal-function-call.chunks.txt",
     ) else {
         return;
@@ -532,7 +420,7 @@ fn array_arguments_without_terminator() {
 
 #[test]
 fn quirk_crlf_framing_and_default_index() {
-    let run = synthetic("text_crlf.sse");
+    let run = GEMINI.synthetic("text_crlf.sse");
     assert_eq!(run.choice().text, "Hello, world — ünïcode ✓");
     assert!(run.message.choices.contains_key(&0));
     assert_eq!(run.choice().role.as_deref(), Some("assistant"));
@@ -542,7 +430,7 @@ fn quirk_crlf_framing_and_default_index() {
 
 #[test]
 fn quirk_thought_text_is_reasoning() {
-    let run = synthetic("thought_text.sse");
+    let run = GEMINI.synthetic("thought_text.sse");
     let c = run.choice();
     assert_eq!(c.reasoning, "**Plan**\nThink. More thought.");
     assert_eq!(c.text, "The answer is 4.");
@@ -553,7 +441,7 @@ fn quirk_thought_text_is_reasoning() {
 
 #[test]
 fn quirk_whole_function_calls() {
-    let run = synthetic("function_call_whole.sse");
+    let run = GEMINI.synthetic("function_call_whole.sse");
     let c = run.choice();
     let weather = tool_by_name(&run, "get_weather")[0];
     assert_eq!(weather.id, "call_0_0_get_weather");
@@ -587,7 +475,7 @@ fn quirk_whole_function_calls() {
 
 #[test]
 fn quirk_partial_args_closed_by_terminator() {
-    let run = synthetic("partial_args_terminated.sse");
+    let run = GEMINI.synthetic("partial_args_terminated.sse");
     let call = tool_by_name(&run, "make_recipe")[0];
     assert_eq!(
         call.arguments,
@@ -619,7 +507,7 @@ fn quirk_partial_args_closed_by_terminator() {
 
 #[test]
 fn quirk_partial_args_closed_without_continue() {
-    let run = synthetic("partial_args_final_without_continue.sse");
+    let run = GEMINI.synthetic("partial_args_final_without_continue.sse");
     assert_eq!(
         tool_by_name(&run, "write_items")[0].arguments,
         Some(obj(
@@ -652,7 +540,7 @@ fn quirk_partial_args_closed_without_continue() {
 
 #[test]
 fn quirk_partial_args_cut_by_end_of_stream() {
-    let run = synthetic("partial_args_cut.sse");
+    let run = GEMINI.synthetic("partial_args_cut.sse");
     let call = tool_by_name(&run, "search")[0];
     // Closed at the end of the stream with what arrived; the message says
     // it is not complete.
@@ -664,7 +552,7 @@ fn quirk_partial_args_cut_by_end_of_stream() {
 
 #[test]
 fn quirk_thought_signatures() {
-    let run = synthetic("thought_signatures.sse");
+    let run = GEMINI.synthetic("thought_signatures.sse");
     let c = run.choice();
     assert_eq!(
         tool_by_name(&run, "act")[0].signature.as_deref(),
@@ -682,7 +570,7 @@ fn quirk_thought_signatures() {
 
 #[test]
 fn quirk_usage_snapshots_keep_the_last() {
-    let run = synthetic("usage_snapshots.sse");
+    let run = GEMINI.synthetic("usage_snapshots.sse");
     let u = run.message.usage.as_ref().unwrap();
     // The last snapshot wins whole: its missing cache count is not carried
     // over from an earlier one; count-less snapshots change nothing.
@@ -727,12 +615,12 @@ fn quirk_finish_reasons() {
     );
     assert_eq!(gemini::normalize("OTHER", false), FinishReason::Other);
 
-    let run = synthetic("finish_max_tokens.sse");
+    let run = GEMINI.synthetic("finish_max_tokens.sse");
     assert_eq!(run.choice().text, "Cut he");
     assert_eq!(run.choice().finish, Some(FinishReason::Length));
     assert_eq!(run.choice().finish_reason.as_deref(), Some("MAX_TOKENS"));
 
-    let run = synthetic("finish_safety.sse");
+    let run = GEMINI.synthetic("finish_safety.sse");
     assert_eq!(run.choice().finish, Some(FinishReason::ContentFilter));
     assert_eq!(
         run.choice().finish_details,
@@ -742,7 +630,7 @@ fn quirk_finish_reasons() {
 
 #[test]
 fn quirk_multiple_candidates() {
-    let run = synthetic("multiple_candidates.sse");
+    let run = GEMINI.synthetic("multiple_candidates.sse");
     let zero = run.message.choices.get(&0).unwrap();
     let one = run.message.choices.get(&1).unwrap();
     assert_eq!(zero.text, "zero ");
@@ -770,7 +658,7 @@ fn quirk_multiple_candidates() {
 
 #[test]
 fn quirk_sparse_candidate_index() {
-    let run = synthetic("sparse_candidate_index.sse");
+    let run = GEMINI.synthetic("sparse_candidate_index.sse");
     let c = run
         .message
         .choices
@@ -782,7 +670,7 @@ fn quirk_sparse_candidate_index() {
 
 #[test]
 fn quirk_prompt_blocked() {
-    let run = synthetic("prompt_blocked.sse");
+    let run = GEMINI.synthetic("prompt_blocked.sse");
     let c = run.choice();
     assert!(c.content.is_empty());
     assert_eq!(c.finish_reason.as_deref(), Some("SAFETY"));
@@ -793,7 +681,7 @@ fn quirk_prompt_blocked() {
 
 #[test]
 fn quirk_error_payload() {
-    let run = synthetic("error_payload.sse");
+    let run = GEMINI.synthetic("error_payload.sse");
     let error = run.message.error.as_ref().expect("error kept");
     assert_eq!(error.message, "The model is overloaded.");
     assert_eq!(error.kind.as_deref(), Some("UNAVAILABLE"));
@@ -804,7 +692,7 @@ fn quirk_error_payload() {
 
 #[test]
 fn quirk_other_parts_kept_raw() {
-    let run = synthetic("other_parts.sse");
+    let run = GEMINI.synthetic("other_parts.sse");
     assert_eq!(kinds(&run), ["text", "raw", "raw", "text"]);
     assert!(matches!(&run.choice().content[1], Part::Raw(v)
         if v.pointer("/executableCode/code").and_then(Value::as_str) == Some("print(1+1)")));
@@ -815,7 +703,7 @@ fn quirk_other_parts_kept_raw() {
 
 #[test]
 fn cli_json_shape() {
-    let run = synthetic("function_call_whole.sse");
+    let run = GEMINI.synthetic("function_call_whole.sse");
     let v = run.message.to_value();
     assert_eq!(v.get("provider").and_then(Value::as_str), Some("gemini"));
     assert_eq!(v.get("id").and_then(Value::as_str), Some("resp_1"));

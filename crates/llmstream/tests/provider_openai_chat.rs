@@ -3,26 +3,16 @@
 //! tests/data/openai/, each fed whole, byte by byte and in random pieces
 //! with identical results, with the concrete values read from each stream.
 
-mod provider_openai_util;
+mod common;
 
+use common::providers::{obj, Run, Streams};
 use llmstream::json::Value;
 use llmstream::providers::{FinishReason, Part, Provider, StreamEvent};
-use provider_openai_util::{data, fixture, lines, read, sse, v, Outcome};
 
-const CHAT: Provider = Provider::OpenAiChat;
-
-fn chat_fixture(rel: &str) -> Option<Outcome> {
-    let path = fixture(rel)?;
-    let bytes = read(&path);
-    Some(if rel.ends_with(".chunks.txt") {
-        lines(std::str::from_utf8(&bytes).expect("UTF-8"), CHAT)
-    } else {
-        sse(&bytes, CHAT)
-    })
-}
+const CHAT: Streams = Streams::new(Provider::OpenAiChat, "", "openai");
 
 /// Token counts in the message and in the last usage event.
-fn assert_usage(o: &Outcome, input: u64, output: u64, total: u64) {
+fn assert_usage(o: &Run, input: u64, output: u64, total: u64) {
     let usage = o.message.usage.as_ref().expect("usage reported");
     assert_eq!(
         (usage.input_tokens, usage.output_tokens, usage.total_tokens),
@@ -36,7 +26,7 @@ fn assert_usage(o: &Outcome, input: u64, output: u64, total: u64) {
 
 /// Finish reason of a choice, in the message and as the last finish event
 /// of that choice.
-fn assert_finish(o: &Outcome, choice: u64, reason: &str, normalized: FinishReason) {
+fn assert_finish(o: &Run, choice: u64, reason: &str, normalized: FinishReason) {
     let c = &o.message.choices[&choice];
     assert_eq!(c.finish_reason.as_deref(), Some(reason));
     assert_eq!(c.finish, Some(normalized));
@@ -57,7 +47,7 @@ fn assert_finish(o: &Outcome, choice: u64, reason: &str, normalized: FinishReaso
 }
 
 /// The message started with this id and model, reported once, first.
-fn assert_start(o: &Outcome, id: &str, model: &str) {
+fn assert_start(o: &Run, id: &str, model: &str) {
     assert_eq!(o.message.id.as_deref(), Some(id));
     assert_eq!(o.message.model.as_deref(), Some(model));
     assert_eq!(
@@ -72,12 +62,16 @@ fn assert_start(o: &Outcome, id: &str, model: &str) {
 
 /// A tool call ended with this id, name and arguments; its end event says
 /// the same.
-fn assert_call(o: &Outcome, choice: u64, call: u64, id: &str, name: &str, args: &str) {
+fn assert_call(o: &Run, choice: u64, call: u64, id: &str, name: &str, args: &str) {
     let tc = o.call(choice, call);
     assert_eq!(tc.id, id);
     assert_eq!(tc.name, name);
     assert!(tc.ended, "call {call} ended");
-    assert_eq!(tc.arguments.as_ref(), Some(&v(args)), "arguments of {name}");
+    assert_eq!(
+        tc.arguments.as_ref(),
+        Some(&obj(args)),
+        "arguments of {name}"
+    );
     assert_eq!(tc.arguments_error, None);
     let end = o
         .events
@@ -93,7 +87,7 @@ fn assert_call(o: &Outcome, choice: u64, call: u64, id: &str, name: &str, args: 
             _ => None,
         })
         .expect("tool_call_end event");
-    assert_eq!(end, (id.to_string(), name.to_string(), v(args)));
+    assert_eq!(end, (id.to_string(), name.to_string(), obj(args)));
     let starts: Vec<_> = o
         .events
         .iter()
@@ -116,7 +110,7 @@ fn assert_call(o: &Outcome, choice: u64, call: u64, id: &str, name: &str, args: 
     assert_eq!(fragments, tc.arguments_text);
 }
 
-fn assert_plain_text(o: &Outcome, text: &str) {
+fn assert_plain_text(o: &Run, text: &str) {
     let c = &o.message.choices[&0];
     assert_eq!(c.role.as_deref(), Some("assistant"));
     assert_eq!(c.text, text);
@@ -132,7 +126,7 @@ fn assert_plain_text(o: &Outcome, text: &str) {
 
 #[test]
 fn plain_text_answer() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/e2aad469b71d1d4894ff833ea147020a9d875eb7ce644a0ff355581690a4cbfd.bin",
     ) else {
         return;
@@ -157,7 +151,7 @@ fn plain_text_answer() {
 
 #[test]
 fn structured_output_in_content() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/7e5ea4d12e7cc064399b6631415e65923f182256b6e6b752950a3aaa2ad2320a.bin",
     ) else {
         return;
@@ -165,7 +159,7 @@ fn structured_output_in_content() {
     let text = r#"{"city":"San Francisco","temperature":61,"units":"f"}"#;
     assert_plain_text(&o, text);
     assert_eq!(
-        v(&o.message.choices[&0].text)
+        obj(&o.message.choices[&0].text)
             .get("temperature")
             .and_then(Value::as_u64),
         Some(61)
@@ -176,7 +170,7 @@ fn structured_output_in_content() {
 
 #[test]
 fn three_choices_interleaved() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/a491adda08c3d4fde95f5b2ee3f60f7f745f1a56d82e62f58031cc2add502380.bin",
     ) else {
         return;
@@ -198,7 +192,7 @@ fn three_choices_interleaved() {
 
 #[test]
 fn max_tokens_cut() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/4cc50a6135d254573a502310e6af1246f55edb6ad95fa24059f160996b68866d.bin",
     ) else {
         return;
@@ -210,7 +204,7 @@ fn max_tokens_cut() {
 
 #[test]
 fn refusal() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/173417d553406f034f643e5db3f8d591fb691ebac56f5ae39a22cc7d455c5353.bin",
     ) else {
         return;
@@ -235,7 +229,7 @@ fn refusal() {
 
 #[test]
 fn content_logprobs() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/83b060bae42eb41c4f1edbb7c1542b954b37d9dfd1910b964ddebc9677e6ae85.bin",
     ) else {
         return;
@@ -258,7 +252,7 @@ fn content_logprobs() {
 
 #[test]
 fn refusal_logprobs() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/569c877e69429d4cbc1577d2cd6dd33878095c68badc6b6654a69769b391a1c1.bin",
     ) else {
         return;
@@ -281,7 +275,7 @@ fn refusal_logprobs() {
 
 #[test]
 fn single_tool_call() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/c6aa7e397b7123c3501f25df3a05d4daf7e8ad6d61ffa406ab5361fe36a8d5b1.bin",
     ) else {
         return;
@@ -327,7 +321,7 @@ fn single_tool_call() {
 
 #[test]
 fn parallel_tool_calls() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin",
     ) else {
         return;
@@ -358,7 +352,7 @@ fn parallel_tool_calls() {
 
 #[test]
 fn strict_tool_call() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/a247c49c5fcd492bfb7a02a3306ad615ed8d8f649888ebfddfbc3ee151f44d46.bin",
     ) else {
         return;
@@ -378,7 +372,7 @@ fn strict_tool_call() {
 
 #[test]
 fn non_strict_tool_call() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/2018feb66ae13fcf5333d61b95849decc68d3f63bd38172889367e1afb1e04f7.bin",
     ) else {
         return;
@@ -397,7 +391,7 @@ fn non_strict_tool_call() {
 
 #[test]
 fn newer_wire_shape_tool_call_then_text() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/_extracted/test_run_stream_sync_streams_real_model.yaml.interaction0.sse",
     ) else {
         return;
@@ -423,7 +417,7 @@ fn newer_wire_shape_tool_call_then_text() {
         (Some(0), Some(0))
     );
 
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_chat/_extracted/test_run_stream_sync_streams_real_model.yaml.interaction1.sse",
     ) else {
         return;
@@ -437,7 +431,7 @@ fn newer_wire_shape_tool_call_then_text() {
 
 #[test]
 fn anthropic_endpoint_first_tool_call_at_index_1() {
-    let Some(o) = chat_fixture("openai_compatible/anthropic-fallback-tool-call.sse") else {
+    let Some(o) = CHAT.fixture_any("openai_compatible/anthropic-fallback-tool-call.sse") else {
         return;
     };
     assert_start(&o, "msg_sanitized", "claude-haiku-4-5-20251001");
@@ -463,7 +457,7 @@ fn anthropic_endpoint_first_tool_call_at_index_1() {
 
 #[test]
 fn azure_empty_first_chunk() {
-    let Some(o) = chat_fixture("openai_compatible/azure-model-router.1.chunks.txt") else {
+    let Some(o) = CHAT.fixture_any("openai_compatible/azure-model-router.1.chunks.txt") else {
         return;
     };
     // The first chunk's empty id and model do not win.
@@ -484,7 +478,7 @@ fn azure_empty_first_chunk() {
 
 #[test]
 fn openrouter_repeated_tool_header_and_no_finish_reason() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_compatible/_extracted/test_tools_streaming_variant_a.yaml.interaction0.sse",
     ) else {
         return;
@@ -506,7 +500,7 @@ fn openrouter_repeated_tool_header_and_no_finish_reason() {
     // Usage rides on a chunk with a non-empty choices array.
     assert_usage(&o, 57, 17, 74);
 
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_compatible/_extracted/test_tools_streaming_variant_a.yaml.interaction1.sse",
     ) else {
         return;
@@ -518,7 +512,7 @@ fn openrouter_repeated_tool_header_and_no_finish_reason() {
 
 #[test]
 fn fireworks_no_arguments_key_and_usage_after_finish() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_compatible/_extracted/test_tools_streaming_variant_c.yaml.interaction0.sse",
     ) else {
         return;
@@ -533,7 +527,7 @@ fn fireworks_no_arguments_key_and_usage_after_finish() {
     let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
     assert_eq!(&names[names.len() - 2..], ["finish", "usage"]);
 
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_compatible/_extracted/test_tools_streaming_variant_c.yaml.interaction1.sse",
     ) else {
         return;
@@ -548,7 +542,7 @@ fn fireworks_no_arguments_key_and_usage_after_finish() {
 
 #[test]
 fn arguments_null_throughout() {
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_compatible/_extracted/test_tools_streaming_variant_d.yaml.interaction0.sse",
     ) else {
         return;
@@ -560,7 +554,7 @@ fn arguments_null_throughout() {
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
     assert_usage(&o, 57, 17, 74);
 
-    let Some(o) = chat_fixture(
+    let Some(o) = CHAT.fixture_any(
         "openai_compatible/_extracted/test_tools_streaming_variant_d.yaml.interaction1.sse",
     ) else {
         return;
@@ -572,13 +566,9 @@ fn arguments_null_throughout() {
 
 // ---- synthetic streams, one per quirk (tests/data/openai/) ----
 
-fn synthetic(name: &str) -> Outcome {
-    sse(&data(name), CHAT)
-}
-
 #[test]
 fn synthetic_repeated_id_and_name_set_once() {
-    let o = synthetic("chat_repeated_tool_header.sse");
+    let o = CHAT.synthetic("chat_repeated_tool_header.sse");
     assert_call(&o, 0, 0, "call_1", "lookup", r#"{"q":"rust"}"#);
     assert_eq!(o.call(0, 0).kind.as_deref(), Some("function"));
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
@@ -586,7 +576,7 @@ fn synthetic_repeated_id_and_name_set_once() {
 
 #[test]
 fn synthetic_first_tool_call_at_index_1_and_sparse_indices() {
-    let o = synthetic("chat_sparse_indices.sse");
+    let o = CHAT.synthetic("chat_sparse_indices.sse");
     let keys: Vec<u64> = o.message.choices.keys().copied().collect();
     assert_eq!(keys, [0, 1 << 63]);
     assert_call(&o, 0, 1, "call_a", "first", r#"{"n":1}"#);
@@ -600,7 +590,7 @@ fn synthetic_first_tool_call_at_index_1_and_sparse_indices() {
 
 #[test]
 fn synthetic_no_arguments_key() {
-    let o = synthetic("chat_no_arguments_key.sse");
+    let o = CHAT.synthetic("chat_no_arguments_key.sse");
     assert_call(&o, 0, 0, "call_x", "ping", "{}");
     assert_eq!(o.call(0, 0).arguments_text, "");
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
@@ -608,7 +598,7 @@ fn synthetic_no_arguments_key() {
 
 #[test]
 fn synthetic_arguments_null() {
-    let o = synthetic("chat_arguments_null.sse");
+    let o = CHAT.synthetic("chat_arguments_null.sse");
     assert_call(&o, 0, 0, "call_n", "now", "{}");
     assert_call(&o, 0, 1, "call_m", "later", r#"{"in":5}"#);
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
@@ -616,7 +606,7 @@ fn synthetic_arguments_null() {
 
 #[test]
 fn synthetic_no_finish_reason_done() {
-    let o = synthetic("chat_no_finish_reason.sse");
+    let o = CHAT.synthetic("chat_no_finish_reason.sse");
     assert_call(&o, 0, 0, "call_q", "search", r#"{"query":"tides"}"#);
     assert_eq!(o.message.choices[&0].finish_reason, None);
     assert!(o.message.complete, "[DONE] completes the message");
@@ -629,11 +619,11 @@ fn synthetic_no_finish_reason_done() {
 
 #[test]
 fn synthetic_cut_without_done() {
-    let o = synthetic("chat_cut_stream.sse");
+    let o = CHAT.synthetic("chat_cut_stream.sse");
     let tc = o.call(0, 0);
     assert!(tc.ended, "the end of the body ends the call");
     assert_eq!(tc.arguments_text, r#"{"path":"/tmp/a","mode":"#);
-    assert_eq!(tc.arguments.as_ref(), Some(&v(r#"{"path":"/tmp/a"}"#)));
+    assert_eq!(tc.arguments.as_ref(), Some(&obj(r#"{"path":"/tmp/a"}"#)));
     assert!(tc.arguments_error.is_some(), "cut JSON is reported");
     assert_eq!(o.message.choices[&0].text, "Writing.");
     assert!(!o.message.complete);
@@ -641,7 +631,7 @@ fn synthetic_cut_without_done() {
 
 #[test]
 fn synthetic_usage_chunk_with_empty_choices() {
-    let o = synthetic("chat_usage_empty_choices.sse");
+    let o = CHAT.synthetic("chat_usage_empty_choices.sse");
     assert_plain_text(&o, "Four.");
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_usage(&o, 20, 30, 50);
@@ -654,7 +644,7 @@ fn synthetic_usage_chunk_with_empty_choices() {
 
 #[test]
 fn synthetic_usage_on_a_choice_chunk() {
-    let o = synthetic("chat_usage_on_choice_chunk.sse");
+    let o = CHAT.synthetic("chat_usage_on_choice_chunk.sse");
     assert_plain_text(&o, "Yes.");
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     // No total_tokens on the wire: their sum.
@@ -663,7 +653,7 @@ fn synthetic_usage_on_a_choice_chunk() {
 
 #[test]
 fn synthetic_error_payload() {
-    let o = synthetic("chat_error_payload.sse");
+    let o = CHAT.synthetic("chat_error_payload.sse");
     assert_eq!(o.message.choices[&0].text, "Partial");
     let error = o.message.error.as_ref().expect("error kept");
     assert_eq!(
@@ -683,7 +673,7 @@ fn synthetic_error_payload() {
 
 #[test]
 fn synthetic_azure_prompt_filter_first_chunk() {
-    let o = synthetic("chat_azure_first_chunk.sse");
+    let o = CHAT.synthetic("chat_azure_first_chunk.sse");
     assert_start(&o, "chatcmpl-az1", "gpt-4o");
     assert_plain_text(&o, "Hello there.");
     assert_finish(&o, 0, "stop", FinishReason::Stop);
@@ -691,14 +681,14 @@ fn synthetic_azure_prompt_filter_first_chunk() {
 
 #[test]
 fn synthetic_legacy_function_call() {
-    let o = synthetic("chat_legacy_function_call.sse");
+    let o = CHAT.synthetic("chat_legacy_function_call.sse");
     assert_call(&o, 0, 0, "", "get_time", r#"{"zone":"UTC"}"#);
     assert_finish(&o, 0, "function_call", FinishReason::ToolCalls);
 }
 
 #[test]
 fn synthetic_logprobs_appended() {
-    let o = synthetic("chat_logprobs.sse");
+    let o = CHAT.synthetic("chat_logprobs.sse");
     let c = &o.message.choices[&0];
     assert_eq!(c.text, "Hi!");
     assert_eq!(c.refusal.as_deref(), Some("No."));
@@ -719,7 +709,7 @@ fn synthetic_logprobs_appended() {
 
 #[test]
 fn synthetic_role_first_wins_and_finish_reasons_normalized() {
-    let o = synthetic("chat_finish_reasons.sse");
+    let o = CHAT.synthetic("chat_finish_reasons.sse");
     assert_eq!(o.message.choices[&0].role.as_deref(), Some("assistant"));
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_finish(&o, 1, "length", FinishReason::Length);
@@ -733,21 +723,21 @@ fn synthetic_role_first_wins_and_finish_reasons_normalized() {
 #[test]
 fn synthetic_complete_waits_for_every_choice() {
     // The same stream without its last finish chunk.
-    let body = data("chat_finish_reasons.sse");
+    let body = CHAT.data("chat_finish_reasons.sse");
     let text = String::from_utf8(body).unwrap();
     let cut: String = text
         .split("\n\n")
         .filter(|block| !block.contains("\"eos\""))
         .map(|b| format!("{b}\n\n"))
         .collect();
-    let o = sse(cut.as_bytes(), CHAT);
+    let o = CHAT.sse(cut.as_bytes());
     assert_eq!(o.message.choices[&4].finish_reason, None);
     assert!(!o.message.complete);
 }
 
 #[test]
 fn synthetic_gateway_reasoning() {
-    let o = synthetic("chat_reasoning_content.sse");
+    let o = CHAT.synthetic("chat_reasoning_content.sse");
     let c = &o.message.choices[&0];
     assert_eq!(c.reasoning, "Think: 2+2.");
     assert_eq!(c.text, "4");

@@ -4,29 +4,15 @@
 //! tests/data/openai/, each fed whole, byte by byte and in random pieces
 //! with identical results, with the concrete values read from each stream.
 
-mod provider_openai_util;
+mod common;
 
+use common::providers::{obj, Run, Streams};
 use llmstream::json::Value;
 use llmstream::providers::{FinishReason, Part, Pipeline, Provider, StreamEvent};
-use provider_openai_util::{data, fixture, lines, read, sse, v, Outcome};
 
-const RESPONSES: Provider = Provider::OpenAiResponses;
+const RESPONSES: Streams = Streams::new(Provider::OpenAiResponses, "", "openai");
 
-fn responses_fixture(rel: &str) -> Option<Outcome> {
-    let path = fixture(rel)?;
-    let bytes = read(&path);
-    Some(if rel.ends_with(".chunks.txt") {
-        lines(std::str::from_utf8(&bytes).expect("UTF-8"), RESPONSES)
-    } else {
-        sse(&bytes, RESPONSES)
-    })
-}
-
-fn synthetic(name: &str) -> Outcome {
-    sse(&data(name), RESPONSES)
-}
-
-fn assert_usage(o: &Outcome, input: u64, output: u64, total: u64) {
+fn assert_usage(o: &Run, input: u64, output: u64, total: u64) {
     let usage = o.message.usage.as_ref().expect("usage reported");
     assert_eq!(
         (usage.input_tokens, usage.output_tokens, usage.total_tokens),
@@ -39,7 +25,7 @@ fn assert_usage(o: &Outcome, input: u64, output: u64, total: u64) {
 }
 
 /// The finish events, in order.
-fn finishes(o: &Outcome) -> Vec<(String, FinishReason)> {
+fn finishes(o: &Run) -> Vec<(String, FinishReason)> {
     o.events
         .iter()
         .filter_map(|e| match e {
@@ -51,14 +37,14 @@ fn finishes(o: &Outcome) -> Vec<(String, FinishReason)> {
         .collect()
 }
 
-fn assert_finish(o: &Outcome, reason: &str, normalized: FinishReason) {
+fn assert_finish(o: &Run, reason: &str, normalized: FinishReason) {
     let c = &o.message.choices[&0];
     assert_eq!(c.finish_reason.as_deref(), Some(reason));
     assert_eq!(c.finish, Some(normalized));
     assert_eq!(finishes(o).last(), Some(&(reason.to_string(), normalized)));
 }
 
-fn assert_start(o: &Outcome, id: &str, model: &str) {
+fn assert_start(o: &Run, id: &str, model: &str) {
     assert_eq!(o.message.id.as_deref(), Some(id));
     assert_eq!(o.message.model.as_deref(), Some(model));
     assert_eq!(
@@ -73,7 +59,7 @@ fn assert_start(o: &Outcome, id: &str, model: &str) {
 
 /// A tool call ended with this id, name and arguments, reported once each
 /// by its start and end events.
-fn assert_call(o: &Outcome, call: u64, id: &str, name: &str, args: &Value) {
+fn assert_call(o: &Run, call: u64, id: &str, name: &str, args: &Value) {
     let tc = o.call(0, call);
     assert_eq!((tc.id.as_str(), tc.name.as_str()), (id, name));
     assert!(tc.ended);
@@ -101,7 +87,7 @@ fn assert_call(o: &Outcome, call: u64, id: &str, name: &str, args: &Value) {
     assert_eq!(starts, 1);
 }
 
-fn fragments(o: &Outcome, call: u64) -> String {
+fn fragments(o: &Run, call: u64) -> String {
     o.events
         .iter()
         .filter_map(|e| match e {
@@ -113,7 +99,7 @@ fn fragments(o: &Outcome, call: u64) -> String {
         .collect()
 }
 
-fn errors(o: &Outcome) -> Vec<&str> {
+fn errors(o: &Run) -> Vec<&str> {
     o.events
         .iter()
         .filter_map(|e| match e {
@@ -127,7 +113,7 @@ fn errors(o: &Outcome) -> Vec<&str> {
 
 #[test]
 fn function_call_then_text() {
-    let Some(o) = responses_fixture(
+    let Some(o) = RESPONSES.fixture_any(
         "openai_responses/_extracted/test_openai_responses_stream.yaml.interaction0.sse",
     ) else {
         return;
@@ -142,7 +128,7 @@ fn function_call_then_text() {
         0,
         "call_kL0PCQV7M2WMoVX8V8OtYSAL",
         "get_capital",
-        &v(r#"{"country":"France"}"#),
+        &obj(r#"{"country":"France"}"#),
     );
     assert_eq!(o.call(0, 0).kind.as_deref(), Some("function"));
     assert_eq!(fragments(&o, 0), r#"{"country":"France"}"#);
@@ -152,7 +138,7 @@ fn function_call_then_text() {
     assert!(o.message.complete);
     assert_eq!(o.message.error, None);
 
-    let Some(o) = responses_fixture(
+    let Some(o) = RESPONSES.fixture_any(
         "openai_responses/_extracted/test_openai_responses_stream.yaml.interaction1.sse",
     ) else {
         return;
@@ -168,7 +154,7 @@ fn function_call_then_text() {
 
 #[test]
 fn minimal_text() {
-    let Some(o) = responses_fixture(
+    let Some(o) = RESPONSES.fixture_any(
         "openai_responses/_extracted/test_responses_basic_streaming.yaml.interaction0.sse",
     ) else {
         return;
@@ -191,7 +177,7 @@ fn minimal_text() {
 
 #[test]
 fn tool_use_then_answer() {
-    let Some(o) = responses_fixture(
+    let Some(o) = RESPONSES.fixture_any(
         "openai_responses/_extracted/test_responses_tool_use_streaming.yaml.interaction0.sse",
     ) else {
         return;
@@ -201,7 +187,7 @@ fn tool_use_then_answer() {
         0,
         "call_sVidsfFJ6zlzRpelrPkTPlpd",
         "multiply",
-        &v(r#"{"a":1231,"b":2331}"#),
+        &obj(r#"{"a":1231,"b":2331}"#),
     );
     assert_eq!(o.events_named("tool_call_delta").len(), 11);
     // The numbers complete as path-aware argument events.
@@ -220,7 +206,7 @@ fn tool_use_then_answer() {
     assert_finish(&o, "completed", FinishReason::ToolCalls);
     assert_usage(&o, 58, 23, 81);
 
-    let Some(o) = responses_fixture(
+    let Some(o) = RESPONSES.fixture_any(
         "openai_responses/_extracted/test_responses_tool_use_streaming.yaml.interaction1.sse",
     ) else {
         return;
@@ -235,7 +221,7 @@ fn tool_use_then_answer() {
 
 #[test]
 fn error_event_nested_then_failed() {
-    let Some(o) = responses_fixture("openai_responses/openai-error.1.chunks.txt") else {
+    let Some(o) = RESPONSES.fixture_any("openai_responses/openai-error.1.chunks.txt") else {
         return;
     };
     assert_start(
@@ -259,7 +245,7 @@ fn error_event_nested_then_failed() {
 
 #[test]
 fn copilot_rotating_item_ids() {
-    let Some(o) = responses_fixture("openai_responses/github-copilot-id-rotation.1.chunks.txt")
+    let Some(o) = RESPONSES.fixture_any("openai_responses/github-copilot-id-rotation.1.chunks.txt")
     else {
         return;
     };
@@ -292,7 +278,7 @@ fn copilot_rotating_item_ids() {
 
 #[test]
 fn custom_tool_free_text_input() {
-    let Some(o) = responses_fixture("openai_responses/openai-custom-tool.1.chunks.txt") else {
+    let Some(o) = RESPONSES.fixture_any("openai_responses/openai-custom-tool.1.chunks.txt") else {
         return;
     };
     let input = "SELECT * FROM users WHERE age > 25";
@@ -317,7 +303,7 @@ fn custom_tool_free_text_input() {
 #[test]
 fn four_concatenated_responses() {
     let Some(o) =
-        responses_fixture("openai_responses/openai-reasoning-encrypted-content.1.chunks.txt")
+        RESPONSES.fixture_any("openai_responses/openai-reasoning-encrypted-content.1.chunks.txt")
     else {
         return;
     };
@@ -340,21 +326,21 @@ fn four_concatenated_responses() {
         1,
         "call_AB6AaRZ1FYZB2RwS6A5vbdqn",
         "calculator",
-        &v(r#"{"a":12,"b":7,"op":"add"}"#),
+        &obj(r#"{"a":12,"b":7,"op":"add"}"#),
     );
     assert_call(
         &o,
         2,
         "call_Q6pW65MUgW9vF59BmItYGos3",
         "calculator",
-        &v(r#"{"a":19,"b":3,"op":"multiply"}"#),
+        &obj(r#"{"a":19,"b":3,"op":"multiply"}"#),
     );
     assert_call(
         &o,
         3,
         "call_Zl5vIMnD7dVAjgU6FkhmiCZh",
         "calculator",
-        &v(r#"{"a":57,"b":10,"op":"multiply"}"#),
+        &obj(r#"{"a":57,"b":10,"op":"multiply"}"#),
     );
     match c.content.as_slice() {
         [Part::Reasoning {
@@ -390,13 +376,13 @@ fn four_concatenated_responses() {
 
 #[test]
 fn synthetic_rotating_ids_keyed_by_output_index() {
-    let o = synthetic("resp_id_rotation.sse");
+    let o = RESPONSES.synthetic("resp_id_rotation.sse");
     // A repeated response.created before any output is the same response.
     assert_start(&o, "r-rot-1", "gpt-test");
     let c = &o.message.choices[&0];
     assert_eq!(c.text, "Checking now.");
     assert_eq!(c.role.as_deref(), Some("assistant"));
-    assert_call(&o, 1, "call_rot", "weather", &v(r#"{"city":"Oslo"}"#));
+    assert_call(&o, 1, "call_rot", "weather", &obj(r#"{"city":"Oslo"}"#));
     assert_eq!(
         c.content,
         vec![Part::Text("Checking now.".to_string()), Part::ToolCall(1)]
@@ -408,8 +394,8 @@ fn synthetic_rotating_ids_keyed_by_output_index() {
 
 #[test]
 fn synthetic_arguments_done_mismatch_keeps_done_text() {
-    let o = synthetic("resp_args_done_mismatch.sse");
-    assert_call(&o, 0, "call_mis", "set", &v(r#"{"a":2}"#));
+    let o = RESPONSES.synthetic("resp_args_done_mismatch.sse");
+    assert_call(&o, 0, "call_mis", "set", &obj(r#"{"a":2}"#));
     let tc = o.call(0, 0);
     assert_eq!(tc.arguments_text, r#"{"a":2}"#);
     // The streamed fragments were what they were.
@@ -429,15 +415,15 @@ fn synthetic_arguments_done_mismatch_keeps_done_text() {
 
 #[test]
 fn synthetic_arguments_from_done_only() {
-    let o = synthetic("resp_args_done_only.sse");
+    let o = RESPONSES.synthetic("resp_args_done_only.sse");
     // No deltas: the .done text is the arguments, streamed as one fragment.
-    assert_call(&o, 0, "call_a", "only_done", &v(r#"{"city":"Oslo"}"#));
+    assert_call(&o, 0, "call_a", "only_done", &obj(r#"{"city":"Oslo"}"#));
     assert_eq!(fragments(&o, 0), r#"{"city":"Oslo"}"#);
     // Deltas a prefix of the .done text: the rest is appended.
-    assert_call(&o, 1, "call_b", "lost_tail", &v(r#"{"x":true}"#));
+    assert_call(&o, 1, "call_b", "lost_tail", &obj(r#"{"x":true}"#));
     assert_eq!(fragments(&o, 1), r#"{"x":true}"#);
     // Neither deltas nor .done: the finished item's arguments.
-    assert_call(&o, 2, "call_c", "item_only", &v(r#"{"y":[1]}"#));
+    assert_call(&o, 2, "call_c", "item_only", &obj(r#"{"y":[1]}"#));
     assert!(errors(&o).is_empty(), "{:?}", errors(&o));
     assert_eq!(o.message.error, None);
     assert_finish(&o, "completed", FinishReason::ToolCalls);
@@ -445,7 +431,7 @@ fn synthetic_arguments_from_done_only() {
 
 #[test]
 fn synthetic_custom_tool_input_is_text() {
-    let o = synthetic("resp_custom_tool.sse");
+    let o = RESPONSES.synthetic("resp_custom_tool.sse");
     let input = "*** Begin {not json\n+ line";
     assert_call(&o, 0, "call_patch", "apply_patch", &Value::from(input));
     assert_eq!(o.call(0, 0).arguments_error, None);
@@ -456,7 +442,7 @@ fn synthetic_custom_tool_input_is_text() {
 
 #[test]
 fn synthetic_reasoning_summary_text_and_encrypted_content() {
-    let o = synthetic("resp_reasoning.sse");
+    let o = RESPONSES.synthetic("resp_reasoning.sse");
     let c = &o.message.choices[&0];
     assert_eq!(c.reasoning, "First.Second.raw thoughts");
     assert_eq!(c.text, "Done.");
@@ -465,7 +451,7 @@ fn synthetic_reasoning_summary_text_and_encrypted_content() {
         signature: signature.map(String::from),
     };
     let raw_item =
-        v(r#"{"id":"rs_2","type":"reasoning","summary":[],"encrypted_content":"enc-2"}"#);
+        obj(r#"{"id":"rs_2","type":"reasoning","summary":[],"encrypted_content":"enc-2"}"#);
     assert_eq!(
         c.content,
         vec![
@@ -499,7 +485,7 @@ fn synthetic_reasoning_summary_text_and_encrypted_content() {
 
 #[test]
 fn synthetic_refusal() {
-    let o = synthetic("resp_refusal.sse");
+    let o = RESPONSES.synthetic("resp_refusal.sse");
     let c = &o.message.choices[&0];
     assert_eq!(c.refusal.as_deref(), Some("I can't help."));
     assert_eq!(c.text, "");
@@ -511,7 +497,7 @@ fn synthetic_refusal() {
 
 #[test]
 fn synthetic_incomplete_max_output_tokens() {
-    let o = synthetic("resp_incomplete.sse");
+    let o = RESPONSES.synthetic("resp_incomplete.sse");
     let c = &o.message.choices[&0];
     assert_eq!(c.text, "Once upon a");
     assert_finish(&o, "max_output_tokens", FinishReason::Length);
@@ -519,7 +505,7 @@ fn synthetic_incomplete_max_output_tokens() {
     let tc = o.call(0, 1);
     assert!(tc.ended);
     assert_eq!(tc.arguments_text, r#"{"k":"v"#);
-    assert_eq!(tc.arguments.as_ref(), Some(&v(r#"{"k":"v"}"#)));
+    assert_eq!(tc.arguments.as_ref(), Some(&obj(r#"{"k":"v"}"#)));
     assert!(tc.arguments_error.is_some());
     assert_usage(&o, 10, 3, 13);
     assert!(o.message.complete);
@@ -527,7 +513,7 @@ fn synthetic_incomplete_max_output_tokens() {
 
 #[test]
 fn synthetic_failed_reports_its_error() {
-    let o = synthetic("resp_failed.sse");
+    let o = RESPONSES.synthetic("resp_failed.sse");
     assert_eq!(errors(&o), ["Something went wrong."]);
     assert_eq!(
         o.message.error.as_ref().unwrap().kind.as_deref(),
@@ -539,7 +525,7 @@ fn synthetic_failed_reports_its_error() {
 
 #[test]
 fn synthetic_error_event_top_level_fields() {
-    let o = synthetic("resp_error_top_level.sse");
+    let o = RESPONSES.synthetic("resp_error_top_level.sse");
     assert_eq!(o.message.choices[&0].text, "Hel");
     // Reported once, though response.failed repeats it.
     assert_eq!(errors(&o), ["Slow down."]);
@@ -554,7 +540,7 @@ fn synthetic_error_event_top_level_fields() {
 
 #[test]
 fn synthetic_error_event_nested_fields() {
-    let o = synthetic("resp_error_nested.sse");
+    let o = RESPONSES.synthetic("resp_error_nested.sse");
     assert_eq!(errors(&o), ["Too long."]);
     let error = o.message.error.as_ref().unwrap();
     assert_eq!(error.kind.as_deref(), Some("invalid_request_error"));
@@ -565,11 +551,11 @@ fn synthetic_error_event_nested_fields() {
 
 #[test]
 fn synthetic_concatenated_responses() {
-    let body = data("resp_concatenated.sse");
-    let o = sse(&body, RESPONSES);
+    let body = RESPONSES.data("resp_concatenated.sse");
+    let o = RESPONSES.sse(&body);
     assert_start(&o, "r-one", "gpt-test");
     let c = &o.message.choices[&0];
-    assert_call(&o, 0, "call_get", "get", &v("{}"));
+    assert_call(&o, 0, "call_get", "get", &obj("{}"));
     assert_eq!(c.text, "Answer.");
     assert_eq!(
         c.content,
@@ -606,16 +592,16 @@ fn synthetic_concatenated_responses() {
 
 #[test]
 fn synthetic_sparse_output_index() {
-    let o = synthetic("resp_sparse_output_index.sse");
+    let o = RESPONSES.synthetic("resp_sparse_output_index.sse");
     let big = 1u64 << 63;
-    assert_call(&o, big, "call_big", "far", &v(r#"{"ok":true}"#));
+    assert_call(&o, big, "call_big", "far", &obj(r#"{"ok":true}"#));
     assert_eq!(o.message.choices[&0].text, "Hi.");
     assert_finish(&o, "completed", FinishReason::ToolCalls);
 }
 
 #[test]
 fn synthetic_server_tool_item_kept_raw() {
-    let o = synthetic("resp_server_tool_raw.sse");
+    let o = RESPONSES.synthetic("resp_server_tool_raw.sse");
     let c = &o.message.choices[&0];
     assert_eq!(c.text, "High tide at 6.");
     match c.content.as_slice() {

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod providers;
+
 use std::path::PathBuf;
 
 use llmstream::json::{Error, OwnedEvent, Parser, Value};
