@@ -26,7 +26,6 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use llmstream::providers::StreamEvent;
 use llmstream::sse::{self, Item};
 use llmstream::stream::{BodyStreamExt, StreamError};
 use recorded_bodies::{pieces, pipeline_reference, recorded_bodies, Rng};
@@ -83,7 +82,11 @@ fn respond(request: &Request<Incoming>, bodies: &[(String, Vec<u8>)]) -> Respons
         *response.status_mut() = StatusCode::NOT_FOUND;
         return response;
     };
-    let bytes = if cut { &bytes[..bytes.len() / 2] } else { &bytes[..] };
+    let bytes = if cut {
+        &bytes[..bytes.len() / 2]
+    } else {
+        &bytes[..]
+    };
     let mut frames: Vec<Result<Frame<Bytes>, std::io::Error>> = pieces(bytes, seed, 48)
         .into_iter()
         .map(|piece| Ok(Frame::data(Bytes::from(piece))))
@@ -122,7 +125,11 @@ fn client() -> reqwest::Client {
 }
 
 async fn get(client: &reqwest::Client, url: String) -> reqwest::Response {
-    let response = client.get(&url).send().await.expect("the loopback server answers");
+    let response = client
+        .get(&url)
+        .send()
+        .await
+        .expect("the loopback server answers");
     assert_eq!(response.status(), 200, "{url}");
     assert_eq!(
         response

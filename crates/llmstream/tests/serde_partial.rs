@@ -55,7 +55,6 @@ const DOC: &str = r#"{
 fn itinerary_fills_in_over_a_stream() {
     let mut parser = Parser::new();
     let mut seen: Vec<Itinerary> = Vec::new();
-    let mut failures = 0;
     for (i, byte) in DOC.as_bytes().iter().enumerate() {
         parser.push(std::slice::from_ref(byte)).unwrap();
         let prefix = String::from_utf8_lossy(&DOC.as_bytes()[..=i]);
@@ -69,14 +68,10 @@ fn itinerary_fills_in_over_a_stream() {
                     seen.push(now);
                 }
             }
-            Err(e) => {
-                failures += 1;
-                panic!("prefix {prefix:?} did not read: {e}");
-            }
+            Err(e) => panic!("prefix {prefix:?} did not read: {e}"),
         }
     }
     parser.end().unwrap();
-    assert_eq!(failures, 0);
     let last = seen.last().unwrap().clone();
     let strict: Itinerary = from_value(parser.snapshot().unwrap()).unwrap();
     assert_eq!(last, strict);

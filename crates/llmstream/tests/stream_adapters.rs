@@ -53,10 +53,15 @@ fn provider_events_equal_the_pipeline_on_every_recording() {
     };
     for (seed, (name, body)) in bodies.iter().enumerate() {
         let (want_events, want_message) = pipeline_reference(body);
-        let mut events = Stuttering::new(ok_pieces(body, seed as u64), seed as u64).provider_events();
+        let mut events =
+            Stuttering::new(ok_pieces(body, seed as u64), seed as u64).provider_events();
         let got: Vec<StreamEvent> = block_on(events.by_ref().map(|e| e.unwrap()).collect());
         assert_eq!(got, want_events, "{name}");
-        assert_eq!(events.message().map(|m| m.to_value()), want_message, "{name}");
+        assert_eq!(
+            events.message().map(|m| m.to_value()),
+            want_message,
+            "{name}"
+        );
         // Fused: None again.
         assert!(block_on(events.next()).is_none());
     }
@@ -156,9 +161,12 @@ fn body_errors_pass_through_and_reading_goes_on() {
 
 #[test]
 fn an_sse_limit_ends_the_stream_with_its_error() {
-    let body = vec![Ok::<_, ()>(b"data: short\n\ndata: far too long a line\n\ndata: after\n\n".to_vec())];
+    let body = vec![Ok::<_, ()>(
+        b"data: short\n\ndata: far too long a line\n\ndata: after\n\n".to_vec(),
+    )];
     let decoder = Decoder::with_limits(Limits::new().with_max_line_bytes(12));
-    let got: Vec<_> = block_on(SseStream::with_decoder(stream::iter(body.clone()), decoder).collect());
+    let got: Vec<_> =
+        block_on(SseStream::with_decoder(stream::iter(body.clone()), decoder).collect());
     assert_eq!(got.len(), 2, "{got:?}");
     assert_eq!(got[0], Ok(Item::Event(sse::Event::message("short"))));
     let Err(StreamError::Sse(e)) = &got[1] else {
@@ -186,5 +194,8 @@ fn an_unfinished_tool_call_ends_with_the_body() {
     );
     let (want, _) = pipeline_reference(body.as_bytes());
     assert_eq!(events, want);
-    assert!(matches!(events.last(), Some(StreamEvent::ToolCallEnd { .. })));
+    assert!(matches!(
+        events.last(),
+        Some(StreamEvent::ToolCallEnd { .. })
+    ));
 }

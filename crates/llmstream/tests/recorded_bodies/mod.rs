@@ -22,7 +22,11 @@ pub fn recorded_bodies() -> Option<Vec<(String, Vec<u8>)>> {
     let mut out = Vec::new();
     collect(&dir, &dir, &mut out);
     out.sort();
-    assert!(!out.is_empty(), "no SSE bodies found under {}", dir.display());
+    assert!(
+        !out.is_empty(),
+        "no SSE bodies found under {}",
+        dir.display()
+    );
     Some(out)
 }
 
@@ -40,7 +44,11 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
             .iter()
             .any(|field| first.starts_with(field));
         if is_sse {
-            let name = path.strip_prefix(root).unwrap_or(&path).display().to_string();
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
             out.push((name, bytes));
         }
     }
