@@ -346,7 +346,53 @@ impl Parser {
 
     /// Feeds a piece, discarding its events.
     pub fn push(&mut self, input: &[u8]) -> Result<(), Error> {
-        self.feed(input).run()
+        match self.string_piece(input) {
+            None => self.feed(input).run(),
+            Some((pos, _)) if pos == input.len() => {
+                self.offset += pos as u64;
+                Ok(())
+            }
+            Some((pos, valid)) => Feed {
+                parser: self,
+                input: Input::validated(input, valid),
+                pos,
+                eof: false,
+                done: false,
+            }
+            .run(),
+        }
+    }
+
+    /// The common case when streaming, without the state machine: a piece
+    /// that continues an open value string with plain text and the common
+    /// escapes. Decodes what it can; `None` if it did nothing (the piece
+    /// then takes the general path), else how far it got (the whole piece:
+    /// its text is then reported and shown, as at the end of any piece) and
+    /// the piece's validated text (where it starts, the text) for the
+    /// general path to go on from there.
+    #[inline]
+    fn string_piece<'i>(&mut self, input: &'i [u8]) -> Option<(usize, (usize, &'i str))> {
+        let State::Str {
+            key: false,
+            escape: Escape::None,
+        } = self.state
+        else {
+            return None;
+        };
+        let limits = &self.opts.limits;
+        // At most three held bytes complete a character of at most four:
+        // with them, the decoded text is never longer than its source.
+        if self.error.is_some()
+            || self.offset.saturating_add(input.len() as u64) > limits.max_input_bytes
+            || self.text.len().saturating_add(input.len() + 3) > limits.max_string_bytes
+        {
+            return None;
+        }
+        let (end, valid) = decode_piece(&mut self.text, &mut self.utf8, input)?;
+        if end == input.len() && self.text.len() > self.delivered {
+            self.delta();
+        }
+        Some((end, valid))
     }
 
     /// Feeds a piece, handing each event to `on_event`.
@@ -1261,6 +1307,14 @@ impl<'i> Input<'i> {
         }
     }
 
+    /// A piece already validated from `valid.0` on.
+    fn validated(bytes: &'i [u8], valid: (usize, &'i str)) -> Self {
+        Input {
+            bytes,
+            valid: core::cell::OnceCell::from(valid),
+        }
+    }
+
     /// The validated text from `start` on (as far as it is valid), if
     /// `start` lies in the validated region.
     #[inline]
@@ -1289,6 +1343,48 @@ fn validate(bytes: &[u8], start: usize) -> (usize, &str) {
         Err(e) => core::str::from_utf8(rest.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or(""),
     };
     (start, text)
+}
+
+/// Decodes the start of a piece inside a string into `target` (see
+/// `Parser::string_piece`): completes a character cut by the last
+/// piece, then plain text and common escapes. `None` if the cut character
+/// cannot be completed here (nothing is changed then); else how far it got
+/// (the whole piece when only a cut character is left, which `utf8` then
+/// holds) and the piece's validated text, from where it starts.
+#[inline]
+fn decode_piece<'i>(
+    target: &mut String,
+    utf8: &mut Utf8Tail,
+    input: &'i [u8],
+) -> Option<(usize, (usize, &'i str))> {
+    let mut start = 0;
+    if !utf8.is_empty() {
+        let mut tail = *utf8;
+        match tail.resume(input) {
+            Tail::Char(c, used) => {
+                *utf8 = tail;
+                target.push(c);
+                start = used;
+            }
+            _ => return None,
+        }
+    }
+    let rest = input.get(start..).unwrap_or(&[]);
+    let (text, cut) = match core::str::from_utf8(rest) {
+        Ok(text) => (text, false),
+        Err(e) => {
+            let valid = rest.get(..e.valid_up_to()).unwrap_or(&[]);
+            let text = core::str::from_utf8(valid).unwrap_or("");
+            (text, e.error_len().is_none())
+        }
+    };
+    let mut end = start + decode_plain(target, input, start, text);
+    if cut && end == start + text.len() {
+        // A sequence cut by the end of the piece waits for the rest.
+        utf8.hold(input.get(end..).unwrap_or(&[]));
+        end = input.len();
+    }
+    Some((end, (start, text)))
 }
 
 /// Appends the decoded text of a string body to `target`: plain runs and
@@ -1451,5 +1547,112 @@ impl Feed<'_, '_> {
 impl Drop for Feed<'_, '_> {
     fn drop(&mut self) {
         while self.next_event().is_some() {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Limits;
+    use alloc::vec;
+
+    /// A small deterministic generator (64-bit LCG, high bits).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    /// Feeds `doc` in `pieces` through `push` (its string fast path) and
+    /// through the general path (`push_with`), comparing the snapshot, the
+    /// offset and any error after every piece.
+    fn same_both_ways(doc: &[u8], cuts: &[usize], opts: Options) {
+        let mut fast = Parser::with_options(opts);
+        let mut slow = Parser::with_options(opts);
+        let mut at = 0;
+        for &cut in cuts.iter().chain(core::iter::once(&doc.len())) {
+            let piece = &doc[at..cut.clamp(at, doc.len())];
+            at += piece.len();
+            let a = fast.push(piece);
+            let b = slow.push_with(piece, |_| {});
+            assert_eq!(a, b, "{doc:?} {cuts:?}");
+            assert_eq!(fast.snapshot(), slow.snapshot(), "{doc:?} {cuts:?}");
+            assert_eq!(fast.bytes_fed(), slow.bytes_fed());
+            assert_eq!(fast.utf8.len(), slow.utf8.len());
+            if a.is_err() {
+                return;
+            }
+        }
+        assert_eq!(fast.end(), slow.end_with(|_| {}));
+        assert_eq!(fast.into_value(), slow.into_value());
+    }
+
+    #[test]
+    fn push_fast_path_matches_general_path() {
+        let atoms: &[&[u8]] = &[
+            b"plain text ",
+            b"\\n",
+            b"\\\"",
+            b"\\\\",
+            b"\\t",
+            b"\\/",
+            b"\\r",
+            b"\\b",
+            b"\\u00e9",
+            b"\\ud83d\\ude80",
+            "é".as_bytes(),
+            "日本".as_bytes(),
+            "🚀".as_bytes(),
+            b"0123456789abcdef",
+        ];
+        let bad: &[&[u8]] = &[b"\x01", b"\\x", b"\xff", b"\xe2\x28", b"\\ud800x"];
+        let mut rng = Lcg(7);
+        for round in 0..400 {
+            let mut doc = b"{\"a\":[\"".to_vec();
+            for _ in 0..rng.below(40) {
+                doc.extend_from_slice(atoms[rng.below(atoms.len() as u64) as usize]);
+            }
+            if round % 5 == 0 {
+                let at = rng.below(doc.len() as u64 - 6) as usize + 6;
+                let b = bad[rng.below(bad.len() as u64) as usize];
+                doc.splice(at..at, b.iter().copied());
+            }
+            doc.extend_from_slice(b"\",\"x\"],\"b\":\"");
+            doc.extend_from_slice("tail é".as_bytes());
+            if round % 2 == 0 {
+                doc.extend_from_slice(b"\"}");
+            }
+            let step = 1 + rng.below(20) as usize;
+            let even: Vec<usize> = (1..doc.len()).step_by(step).collect();
+            let mut random = vec![];
+            let mut at = 0;
+            while at < doc.len() {
+                at += 1 + rng.below(24) as usize;
+                random.push(at);
+            }
+            for limits in [
+                Limits::new(),
+                Limits {
+                    max_string_bytes: 1 + rng.below(64) as usize,
+                    ..Limits::new()
+                },
+                Limits {
+                    max_input_bytes: 1 + rng.below(doc.len() as u64),
+                    ..Limits::new()
+                },
+            ] {
+                for snapshot in [true, false] {
+                    let opts = Options::new().limits(limits).snapshot(snapshot);
+                    same_both_ways(&doc, &even, opts);
+                    same_both_ways(&doc, &random, opts);
+                }
+            }
+        }
     }
 }
