@@ -52,6 +52,17 @@ use crate::providers::{Message, Pipeline, StreamEvent};
 use crate::sse;
 
 /// An error of an adapted stream: from the body, or from SSE decoding.
+///
+/// ```
+/// use futures::{executor::block_on, stream, StreamExt};
+/// use llmstream::stream::{BodyStreamExt, StreamError};
+///
+/// let body = stream::iter([Ok(b"data: a\n\n".to_vec()), Err("reset by peer")]);
+/// let items: Vec<_> = block_on(body.sse_items().collect());
+/// assert!(items[0].is_ok());
+/// assert_eq!(items[1], Err(StreamError::Body("reset by peer")));
+/// assert_eq!(items[1].as_ref().unwrap_err().to_string(), "reading the body: reset by peer");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StreamError<E> {
     /// The body stream yielded this error (a network error, a timeout …).
@@ -287,6 +298,17 @@ impl<S> EventStream<S> {
     }
 
     /// Takes the pipeline out (the final message, after the stream ended).
+    ///
+    /// ```
+    /// use futures::{executor::block_on, stream, StreamExt};
+    /// use llmstream::stream::BodyStreamExt;
+    ///
+    /// let body = stream::iter([Ok::<_, ()>("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n")]);
+    /// let mut events = body.provider_events();
+    /// block_on(events.by_ref().for_each(|_| async {}));
+    /// let message = events.into_pipeline().message().cloned().unwrap();
+    /// assert_eq!(message.choice().unwrap().text, "Hi");
+    /// ```
     pub fn into_pipeline(self) -> Pipeline {
         self.pipeline
     }
