@@ -22,8 +22,16 @@
 //!
 //! Every stage is a push state machine: feed bytes in pieces split anywhere,
 //! pull out what became certain. Total work is linear in the bytes fed,
-//! whatever the chunking. The crate is `no_std` + `alloc` with no
-//! dependencies.
+//! whatever the chunking. The crate is `no_std` + `alloc` with no required
+//! dependencies. Optional features, each pulling in one ecosystem crate:
+//!
+//! - `serde`: [`json::Value`] implements `Serialize`/`Deserialize`;
+//!   `json::from_value` reads your types from a value, and
+//!   `json::from_partial` from the live snapshot while it streams;
+//! - `serde_json`: conversions between [`json::Value`] and
+//!   `serde_json::Value`;
+//! - `futures`: `stream` adapters from an HTTP body stream (reqwest's
+//!   `bytes_stream`, hyper bodies) to SSE items and provider events.
 //!
 //! The whole pipeline, on an Anthropic stream cut into 7-byte pieces:
 //!

@@ -141,7 +141,7 @@ impl fmt::Display for Provider {
 
 /// What every wire format's accumulator does: take one payload at a time,
 /// keep the message, queue the events.
-pub trait Accumulator: fmt::Debug {
+pub trait Accumulator: fmt::Debug + Send {
     /// One parsed payload (an SSE event's data, or one line of a JSON-lines
     /// recording), with its SSE event type (`"message"` when none).
     fn push(&mut self, event_type: &str, payload: &Value);

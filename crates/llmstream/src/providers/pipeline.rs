@@ -197,3 +197,16 @@ impl Pipeline {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Pipeline;
+
+    /// A pipeline moves between threads (e.g. into `tokio::spawn` or an
+    /// axum handler): every accumulator must be `Send`.
+    #[test]
+    fn pipeline_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Pipeline>();
+    }
+}
