@@ -119,20 +119,22 @@ impl Utf8Tail {
     /// Holds the valid but incomplete end of a run (1 to 3 bytes).
     pub(crate) fn hold(&mut self, bytes: &[u8]) {
         let n = bytes.len().min(3);
-        self.bytes[..n].copy_from_slice(&bytes[..n]);
-        self.len = n as u8;
+        if let (Some(to), Some(from)) = (self.bytes.get_mut(..n), bytes.get(..n)) {
+            to.copy_from_slice(from);
+            self.len = n as u8;
+        }
     }
 
     /// Continues the waiting sequence with the start of `input`.
     pub(crate) fn resume(&mut self, input: &[u8]) -> Tail {
         for (used, &b) in input.iter().enumerate() {
             let len = usize::from(self.len);
-            if len >= 4 {
+            let Some(slot) = self.bytes.get_mut(len) else {
                 return Tail::Invalid;
-            }
-            self.bytes[len] = b;
+            };
+            *slot = b;
             self.len += 1;
-            match core::str::from_utf8(&self.bytes[..=len]) {
+            match core::str::from_utf8(self.bytes.get(..=len).unwrap_or(&[])) {
                 Ok(s) => {
                     self.len = 0;
                     return match s.chars().next() {

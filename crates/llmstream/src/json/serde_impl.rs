@@ -711,7 +711,9 @@ impl<'de> Deserializer<'de> for De<'de> {
         match self.value {
             Value::String(s) => visitor.visit_enum(BorrowedStrDeserializer::<DeError>::new(s)),
             Value::Object(map) if map.len() == 1 => {
-                let (variant, value) = &map.as_slice()[0];
+                let Some((variant, value)) = map.as_slice().first() else {
+                    return Err(de::Error::custom("an enum object needs one member"));
+                };
                 let child = De {
                     value,
                     mode: self.mode,
