@@ -1,0 +1,195 @@
+//! The pull side: a piece of input, and the events it yields.
+
+use super::{Parser, Raw, Step};
+use crate::json::error::{Error, ErrorKind};
+use crate::json::event::{Event, EventKind};
+use crate::json::path::Path;
+
+impl Parser {
+    pub(super) fn event(&self, raw: Raw) -> Event<'_> {
+        let path = |depth: usize| Path::new(self.segments.get(..depth).unwrap_or(&[]));
+        let (depth, kind) = match raw {
+            Raw::StartObject(d) => (d, EventKind::StartObject),
+            Raw::EndObject(d) => (d, EventKind::EndObject),
+            Raw::StartArray(d) => (d, EventKind::StartArray),
+            Raw::EndArray(d) => (d, EventKind::EndArray),
+            Raw::Delta { depth, from } => (
+                depth,
+                EventKind::StringDelta(self.text.get(from..).unwrap_or("")),
+            ),
+            Raw::Str(d) => (d, EventKind::String(&self.text)),
+            Raw::Number(d) => (d, EventKind::Number(&self.number)),
+            Raw::Bool(d, b) => (d, EventKind::Bool(b)),
+            Raw::Null(d) => (d, EventKind::Null),
+        };
+        Event {
+            path: path(depth),
+            kind,
+        }
+    }
+}
+
+/// A piece of input, with its UTF-8 validated once, lazily, from the first
+/// string run onward: every later run is sliced out of that one validated
+/// `&str`, instead of being validated on its own (a quarter of the parse
+/// time on text-heavy documents when done per run).
+#[derive(Debug)]
+pub(super) struct Input<'i> {
+    pub(super) bytes: &'i [u8],
+    /// Where validation started, and the valid text from there.
+    valid: core::cell::OnceCell<(usize, &'i str)>,
+}
+
+impl<'i> Input<'i> {
+    pub(super) fn new(bytes: &'i [u8]) -> Self {
+        Input {
+            bytes,
+            valid: core::cell::OnceCell::new(),
+        }
+    }
+
+    /// A piece already validated from `valid.0` on.
+    pub(super) fn validated(bytes: &'i [u8], valid: (usize, &'i str)) -> Self {
+        Input {
+            bytes,
+            valid: core::cell::OnceCell::from(valid),
+        }
+    }
+
+    /// The validated text from `start` on (as far as it is valid), if
+    /// `start` lies in the validated region.
+    #[inline]
+    pub(super) fn rest(&self, start: usize) -> Option<&'i str> {
+        let (from, text) = *self.valid.get_or_init(|| validate(self.bytes, start));
+        text.get(start.checked_sub(from)?..)
+    }
+
+    /// The run `start..end` as text, if it lies in the validated region
+    /// (it starts at a character boundary: runs begin after ASCII bytes or
+    /// after a completed sequence). `None` sends the caller to the slow,
+    /// exact path, which also finds and reports invalid bytes.
+    #[inline]
+    pub(super) fn text(&self, start: usize, end: usize) -> Option<&'i str> {
+        let (from, text) = *self.valid.get_or_init(|| validate(self.bytes, start));
+        text.get(start.checked_sub(from)?..end.checked_sub(from)?)
+    }
+}
+
+/// The valid UTF-8 text of `bytes` from `start` on, up to the first byte
+/// that is not (or the end), with `start`.
+pub(super) fn validate(bytes: &[u8], start: usize) -> (usize, &str) {
+    let rest = bytes.get(start..).unwrap_or(&[]);
+    let text = match core::str::from_utf8(rest) {
+        Ok(text) => text,
+        Err(e) => core::str::from_utf8(rest.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or(""),
+    };
+    (start, text)
+}
+
+/// The events of one piece, pulled one at a time.
+///
+/// A lending iterator: each [`Event`] borrows the parser until the next
+/// call, which is what lets events carry paths and text without allocating.
+/// Dropping the feed consumes the rest of the piece.
+#[derive(Debug)]
+pub struct Feed<'p, 'i> {
+    pub(super) parser: &'p mut Parser,
+    pub(super) input: Input<'i>,
+    pub(super) pos: usize,
+    pub(super) eof: bool,
+    pub(super) done: bool,
+}
+
+impl Feed<'_, '_> {
+    pub(super) fn check_input_limit(&mut self) {
+        if self.parser.error.is_some() {
+            return;
+        }
+        let limit = self.parser.opts.limits.max_input_bytes;
+        let total = self
+            .parser
+            .offset
+            .saturating_add(self.input.bytes.len() as u64);
+        if total > limit {
+            let path = self.parser.path().to_path_buf();
+            self.parser.error = Some(Error::new(ErrorKind::InputLimit { limit }, limit, path));
+        }
+    }
+
+    /// The next event of this piece, `None` when the piece is used up, or
+    /// the error that stopped the parser (reported once per feed).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next_event(&mut self) -> Option<Result<Event<'_>, Error>> {
+        if self.done {
+            return None;
+        }
+        if let Some(error) = self.parser.error.as_ref() {
+            self.done = true;
+            return Some(Err(error.clone()));
+        }
+        match self.parser.step(&self.input, &mut self.pos, self.eof) {
+            Step::Event(raw) => {
+                if !self.parser.watches.is_empty() {
+                    self.parser.check_watches(raw);
+                }
+                Some(Ok(self.parser.event(raw)))
+            }
+            Step::Exhausted => {
+                self.done = true;
+                self.parser.offset += self.pos as u64;
+                if self.eof {
+                    self.parser.ended = true;
+                }
+                None
+            }
+            Step::Error => {
+                self.done = true;
+                self.parser.error.clone().map(Err)
+            }
+        }
+    }
+
+    /// Bytes of this piece consumed so far (all of them once the feed is
+    /// done, unless [`Options::stop_after_value`] stopped it early).
+    pub fn consumed(&self) -> usize {
+        self.pos
+    }
+
+    /// Consumes the rest of the piece, discarding events (without even
+    /// building them: the fast path of [`Parser::push`]).
+    pub fn run(mut self) -> Result<(), Error> {
+        if let Some(error) = self.parser.error.as_ref() {
+            self.done = true;
+            return Err(error.clone());
+        }
+        while !self.done {
+            match self.parser.step(&self.input, &mut self.pos, self.eof) {
+                Step::Event(raw) => {
+                    if !self.parser.watches.is_empty() {
+                        self.parser.check_watches(raw);
+                    }
+                }
+                Step::Exhausted => {
+                    self.done = true;
+                    self.parser.offset += self.pos as u64;
+                    if self.eof {
+                        self.parser.ended = true;
+                    }
+                }
+                Step::Error => {
+                    self.done = true;
+                    if let Some(error) = self.parser.error.clone() {
+                        return Err(error);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Feed<'_, '_> {
+    fn drop(&mut self) {
+        while self.next_event().is_some() {}
+    }
+}

@@ -1,0 +1,357 @@
+//! The grammar: one state per position in RFC 8259's grammar, and the
+//! transitions between them for the bytes outside strings and numbers.
+
+use alloc::string::String;
+
+use super::feed::Input;
+use super::{Container, Escape, Num, Parser, Raw, State, Step, Word};
+use crate::json::error::{Error, ErrorKind, Expected};
+use crate::json::path::{PathBuf, Segment};
+use crate::json::scan::is_whitespace;
+use crate::json::value::{Map, Value};
+use alloc::vec::Vec;
+
+impl Parser {
+    pub(super) fn fail(&mut self, kind: ErrorKind, offset: u64) -> Step {
+        let depth = self.frames.len();
+        let len = match self.state {
+            State::ObjectFirst | State::ObjectKey | State::ArrayFirst => depth.saturating_sub(1),
+            State::Str { key: true, .. } => depth.saturating_sub(1),
+            _ => depth,
+        };
+        let path = PathBuf::from(self.segments.get(..len).unwrap_or(&[]).to_vec());
+        self.error = Some(Error::new(kind, offset, path));
+        Step::Error
+    }
+
+    pub(super) fn unexpected(&mut self, expected: Expected, found: u8, offset: u64) -> Step {
+        self.fail(ErrorKind::Unexpected { expected, found }, offset)
+    }
+
+    /// Runs until one event is certain or the piece is used up.
+    pub(super) fn step(&mut self, input: &Input<'_>, pos: &mut usize, eof: bool) -> Step {
+        let bytes = input.bytes;
+        loop {
+            let Some(&byte) = bytes.get(*pos) else {
+                return self.end_of_piece(eof);
+            };
+            let at = self.offset + *pos as u64;
+            match self.state {
+                State::Str { key, escape } => {
+                    if let Some(step) = self.string(input, pos, key, escape) {
+                        return step;
+                    }
+                }
+                State::Number(num) => {
+                    if let Some(step) = self.number(bytes, pos, num) {
+                        return step;
+                    }
+                }
+                State::Literal { word, matched } => {
+                    let expected = word.text().as_bytes();
+                    if expected.get(usize::from(matched)) != Some(&byte) {
+                        return self.unexpected(Expected::Literal(word.text()), byte, at);
+                    }
+                    *pos += 1;
+                    if usize::from(matched) + 1 == expected.len() {
+                        let depth = self.frames.len();
+                        self.after_scalar();
+                        return Step::Event(match word {
+                            Word::True => Raw::Bool(depth, true),
+                            Word::False => Raw::Bool(depth, false),
+                            Word::Null => Raw::Null(depth),
+                        });
+                    }
+                    self.state = State::Literal {
+                        word,
+                        matched: matched + 1,
+                    };
+                }
+                State::RootSeparator if is_whitespace(byte) => {
+                    *pos += 1;
+                    self.state = State::RootValue;
+                }
+                State::RootSeparator => {
+                    if !matches!(byte, b'"' | b'[' | b'{') {
+                        return self.unexpected(Expected::ValueSeparator, byte, at);
+                    }
+                    if let Some(step) = self.value(byte, pos, Expected::Value) {
+                        return step;
+                    }
+                }
+                _ if is_whitespace(byte) => *pos += 1,
+                State::RootValue => {
+                    if let Some(step) = self.value(byte, pos, Expected::Value) {
+                        return step;
+                    }
+                }
+                State::MemberValue => {
+                    if let Some(step) = self.value(byte, pos, Expected::ValueAfterColon) {
+                        return step;
+                    }
+                }
+                State::ArrayFirst => {
+                    if byte == b']' {
+                        *pos += 1;
+                        return self.close(Container::Array);
+                    }
+                    if let Some(step) = self.value(byte, pos, Expected::ValueOrArrayEnd) {
+                        return step;
+                    }
+                }
+                State::ArrayValue => {
+                    if byte == b']' && self.opts.trailing_commas {
+                        *pos += 1;
+                        return self.close(Container::Array);
+                    }
+                    if let Some(step) = self.value(byte, pos, Expected::ValueAfterComma) {
+                        return step;
+                    }
+                }
+                State::ArrayNext => match byte {
+                    b',' => {
+                        *pos += 1;
+                        if let Some(Segment::Index(i)) =
+                            self.segments.get_mut(self.frames.len().wrapping_sub(1))
+                        {
+                            *i += 1;
+                        }
+                        self.state = State::ArrayValue;
+                    }
+                    b']' => {
+                        *pos += 1;
+                        return self.close(Container::Array);
+                    }
+                    _ => return self.unexpected(Expected::CommaOrArrayEnd, byte, at),
+                },
+                State::ObjectFirst | State::ObjectKey => match byte {
+                    b'"' => {
+                        *pos += 1;
+                        self.key.clear();
+                        self.state = State::Str {
+                            key: true,
+                            escape: Escape::None,
+                        };
+                    }
+                    b'}' if self.state == State::ObjectFirst || self.opts.trailing_commas => {
+                        *pos += 1;
+                        return self.close(Container::Object);
+                    }
+                    _ => {
+                        let expected = if self.state == State::ObjectFirst {
+                            Expected::KeyOrObjectEnd
+                        } else {
+                            Expected::KeyAfterComma
+                        };
+                        return self.unexpected(expected, byte, at);
+                    }
+                },
+                State::Colon => {
+                    if byte != b':' {
+                        return self.unexpected(Expected::Colon, byte, at);
+                    }
+                    *pos += 1;
+                    self.state = State::MemberValue;
+                }
+                State::ObjectNext => match byte {
+                    b',' => {
+                        *pos += 1;
+                        self.state = State::ObjectKey;
+                    }
+                    b'}' => {
+                        *pos += 1;
+                        return self.close(Container::Object);
+                    }
+                    _ => return self.unexpected(Expected::CommaOrObjectEnd, byte, at),
+                },
+                State::Done if self.opts.stop_after_value => return Step::Exhausted,
+                State::Done => return self.unexpected(Expected::EndOfInput, byte, at),
+            }
+        }
+    }
+
+    /// The piece is used up: report an open string's new text, show a
+    /// growing number, or (at the end of input) finish or fail.
+    pub(super) fn end_of_piece(&mut self, eof: bool) -> Step {
+        if let State::Str { key: false, .. } = self.state {
+            if self.text.len() > self.delivered {
+                return self.delta();
+            }
+        }
+        if let State::Number(num) = self.state {
+            if eof && self.frames.is_empty() && num.is_complete() {
+                return self.complete_number();
+            }
+            if self.opts.growing_numbers && !eof {
+                self.show_growing_number();
+            }
+        }
+        if !eof {
+            return Step::Exhausted;
+        }
+        let at = self.offset;
+        let expected = match self.state {
+            State::Done => return Step::Exhausted,
+            State::RootValue | State::RootSeparator
+                if self.opts.multiple_values && self.frames.is_empty() =>
+            {
+                return Step::Exhausted
+            }
+            State::RootValue | State::RootSeparator => Expected::Value,
+            State::ArrayFirst => Expected::ValueOrArrayEnd,
+            State::ArrayValue => Expected::ValueAfterComma,
+            State::ArrayNext => Expected::CommaOrArrayEnd,
+            State::ObjectFirst => Expected::KeyOrObjectEnd,
+            State::ObjectKey => Expected::KeyAfterComma,
+            State::Colon => Expected::Colon,
+            State::MemberValue => Expected::ValueAfterColon,
+            State::ObjectNext => Expected::CommaOrObjectEnd,
+            State::Str { escape, .. } => match escape {
+                Escape::Hex { .. } => Expected::HexDigit,
+                Escape::AfterHigh { .. } | Escape::AfterHighBackslash { .. } => {
+                    Expected::LowSurrogate
+                }
+                _ => Expected::StringEnd,
+            },
+            State::Number(num) if num.is_complete() => {
+                if self.frames.last() == Some(&Container::Array) {
+                    Expected::CommaOrArrayEnd
+                } else {
+                    Expected::CommaOrObjectEnd
+                }
+            }
+            State::Number(_) => Expected::Digit,
+            State::Literal { word, .. } => Expected::Literal(word.text()),
+        };
+        self.fail(ErrorKind::UnexpectedEnd { expected }, at)
+    }
+
+    /// The first byte of a value; `Some` when an event is due or on error.
+    pub(super) fn value(&mut self, byte: u8, pos: &mut usize, expected: Expected) -> Option<Step> {
+        let at = self.offset + *pos as u64;
+        self.started = true;
+        match byte {
+            b'"' => {
+                *pos += 1;
+                self.text.clear();
+                self.delivered = 0;
+                self.insert(Value::String(String::new()));
+                self.state = State::Str {
+                    key: false,
+                    escape: Escape::None,
+                };
+                // The string's events come when its text does.
+                None
+            }
+            b'{' | b'[' => {
+                let depth = self.frames.len();
+                if depth >= self.opts.limits.max_depth {
+                    let limit = self.opts.limits.max_depth;
+                    return Some(self.fail(ErrorKind::DepthLimit { limit }, at));
+                }
+                *pos += 1;
+                let (container, value, state, raw) = if byte == b'{' {
+                    let map = Value::Object(Map::new());
+                    (
+                        Container::Object,
+                        map,
+                        State::ObjectFirst,
+                        Raw::StartObject(depth),
+                    )
+                } else {
+                    let items = Value::Array(Vec::new());
+                    (
+                        Container::Array,
+                        items,
+                        State::ArrayFirst,
+                        Raw::StartArray(depth),
+                    )
+                };
+                self.insert(value);
+                self.frames.push(container);
+                if container == Container::Array {
+                    self.set_segment_index(depth, 0);
+                }
+                self.state = state;
+                Some(Step::Event(raw))
+            }
+            b'-' | b'0'..=b'9' => {
+                *pos += 1;
+                self.number.clear();
+                self.number.push(char::from(byte));
+                self.number_shown = false;
+                self.state = State::Number(match byte {
+                    b'-' => Num::Minus,
+                    b'0' => Num::Zero,
+                    _ => Num::Int,
+                });
+                None
+            }
+            b't' | b'f' | b'n' => {
+                *pos += 1;
+                let word = match byte {
+                    b't' => Word::True,
+                    b'f' => Word::False,
+                    _ => Word::Null,
+                };
+                self.insert(word.value());
+                self.state = State::Literal { word, matched: 1 };
+                None
+            }
+            _ => Some(self.unexpected(expected, byte, at)),
+        }
+    }
+
+    pub(super) fn close(&mut self, container: Container) -> Step {
+        self.frames.pop();
+        let depth = self.frames.len();
+        self.after_value();
+        Step::Event(match container {
+            Container::Array => Raw::EndArray(depth),
+            Container::Object => Raw::EndObject(depth),
+        })
+    }
+
+    /// Moves to what may follow a complete value.
+    pub(super) fn after_value(&mut self) {
+        self.state = match self.frames.last() {
+            Some(Container::Array) => State::ArrayNext,
+            Some(Container::Object) => State::ObjectNext,
+            None if self.opts.multiple_values => {
+                if let Some(done) = self.root.take() {
+                    self.completed.push_back(done);
+                }
+                State::RootValue
+            }
+            None => State::Done,
+        };
+    }
+
+    /// After a number or literal, which end where the next byte cannot
+    /// continue them: at the top level of a sequence, that byte must set the
+    /// next value apart.
+    pub(super) fn after_scalar(&mut self) {
+        self.after_value();
+        if self.state == State::RootValue && self.frames.is_empty() {
+            self.state = State::RootSeparator;
+        }
+    }
+
+    pub(super) fn set_segment_index(&mut self, depth: usize, index: usize) {
+        match self.segments.get_mut(depth) {
+            Some(segment) => *segment = Segment::Index(index),
+            None => self.segments.push(Segment::Index(index)),
+        }
+    }
+
+    pub(super) fn set_segment_key(&mut self, depth: usize) {
+        match self.segments.get_mut(depth) {
+            Some(Segment::Key(buf)) => {
+                buf.clear();
+                buf.push_str(&self.key);
+            }
+            Some(segment) => *segment = Segment::Key(self.key.clone()),
+            None => self.segments.push(Segment::Key(self.key.clone())),
+        }
+    }
+}

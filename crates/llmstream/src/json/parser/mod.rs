@@ -1,0 +1,589 @@
+//! The incremental JSON parser: a push state machine over bytes.
+//!
+//! One state per grammar position, a stack of open containers, and the live
+//! partial value kept beside them. Every byte is examined once; a piece that
+//! ends anywhere (inside an escape, a UTF-8 sequence, a number, a literal)
+//! leaves the state waiting for the rest. Nothing recurses.
+
+mod feed;
+mod machine;
+mod numbers;
+mod snapshot;
+mod strings;
+
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::error::Error;
+use super::event::Event;
+use super::options::Options;
+use super::path::{Path, PathBuf, Segment};
+use super::scan::Utf8Tail;
+use super::value::{Number, Value};
+
+pub use feed::Feed;
+use feed::Input;
+use numbers::number_prefix;
+use snapshot::{attach, descend};
+
+/// An incremental JSON parser.
+///
+/// Feed it bytes in pieces split anywhere; after each piece, pull the
+/// [`Event`]s that became certain and read the live partial value with
+/// [`Parser::snapshot`]. Total work is linear in the bytes fed, however they
+/// are cut.
+///
+/// ```
+/// use llmstream::json::{EventKind, Parser};
+///
+/// let mut parser = Parser::new();
+/// let mut deltas = Vec::new();
+/// for piece in [&br#"{"blocks":[{"content":"Hel"#[..], br#"lo"}]}"#] {
+///     let mut feed = parser.feed(piece);
+///     while let Some(event) = feed.next_event() {
+///         let event = event?;
+///         if let EventKind::StringDelta(text) = event.kind {
+///             deltas.push(format!("{} += {text:?}", event.path));
+///         }
+///     }
+///     drop(feed);
+///     // The snapshot is current after every piece.
+///     println!("{}", parser.snapshot().unwrap());
+/// }
+/// parser.end()?;
+/// assert_eq!(deltas, [r#"blocks[0].content += "Hel""#, r#"blocks[0].content += "lo""#]);
+/// # Ok::<(), llmstream::json::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Parser {
+    opts: Options,
+    state: State,
+    /// The open containers, outermost first.
+    frames: Vec<Container>,
+    /// `segments[d]` is the step to the current child of `frames[d]`.
+    /// Entries past `frames.len()` are kept so their key buffers are reused.
+    segments: Vec<Segment>,
+    /// Decoded text of the current value string.
+    text: String,
+    /// How much of `text` has been reported as deltas.
+    delivered: usize,
+    /// Decoded text of the current object key.
+    key: String,
+    /// Source text of the current number.
+    number: String,
+    /// Whether a still-growing number is shown in the snapshot.
+    number_shown: bool,
+    utf8: Utf8Tail,
+    root: Option<Value>,
+    completed: VecDeque<Value>,
+    /// Stream offset of the first byte of the current piece.
+    offset: u64,
+    error: Option<Error>,
+    /// Whether the end of input has been processed.
+    ended: bool,
+    /// Whether any value has started (for "empty input").
+    started: bool,
+    /// Paths whose completion the caller wants to hear of.
+    watches: Vec<PathBuf>,
+    /// Watched values that completed, oldest first.
+    watched: VecDeque<(WatchId, Value)>,
+}
+
+/// A path registered with [`Parser::watch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WatchId(pub usize);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Container {
+    Array,
+    Object,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before a top-level value.
+    RootValue,
+    /// After `[`.
+    ArrayFirst,
+    /// After `,` in an array.
+    ArrayValue,
+    /// After an array element.
+    ArrayNext,
+    /// After `{`.
+    ObjectFirst,
+    /// After `,` in an object.
+    ObjectKey,
+    /// After a key.
+    Colon,
+    /// After `:`.
+    MemberValue,
+    /// After a member's value.
+    ObjectNext,
+    /// Inside a string (a key when `key`).
+    Str { key: bool, escape: Escape },
+    /// Inside a number.
+    Number(Num),
+    /// Inside `true`, `false` or `null`, `matched` bytes in.
+    Literal { word: Word, matched: u8 },
+    /// The top-level value is complete.
+    Done,
+    /// With multiple values, after a top-level number or literal: the next
+    /// value must be set apart (`1 2`, not `1-2`).
+    RootSeparator,
+}
+
+/// Where inside an escape sequence a string is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    None,
+    /// After `\`.
+    Backslash,
+    /// In `\uXXXX`: `digits` read, `high` a preceding high surrogate (or 0).
+    Hex {
+        digits: u8,
+        unit: u16,
+        high: u16,
+    },
+    /// After a high surrogate's escape: a `\` must follow.
+    AfterHigh {
+        high: u16,
+    },
+    /// After a high surrogate and `\`: a `u` must follow.
+    AfterHighBackslash {
+        high: u16,
+    },
+}
+
+/// Position in RFC 8259's number grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Num {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    Exp,
+    ExpSign,
+    ExpDigits,
+}
+
+impl Num {
+    /// Whether the text so far is a whole number.
+    fn is_complete(self) -> bool {
+        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Word {
+    True,
+    False,
+    Null,
+}
+
+impl Word {
+    fn text(self) -> &'static str {
+        match self {
+            Word::True => "true",
+            Word::False => "false",
+            Word::Null => "null",
+        }
+    }
+    fn value(self) -> Value {
+        match self {
+            Word::True => Value::Bool(true),
+            Word::False => Value::Bool(false),
+            Word::Null => Value::Null,
+        }
+    }
+}
+
+/// An event before it borrows from the parser: `depth` is the length of its
+/// path.
+#[derive(Debug, Clone, Copy)]
+enum Raw {
+    StartObject(usize),
+    EndObject(usize),
+    StartArray(usize),
+    EndArray(usize),
+    Delta { depth: usize, from: usize },
+    Str(usize),
+    Number(usize),
+    Bool(usize, bool),
+    Null(usize),
+}
+
+enum Step {
+    Event(Raw),
+    /// The piece is used up.
+    Exhausted,
+    Error,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new()
+    }
+}
+
+impl Parser {
+    /// A strict parser with default limits.
+    pub fn new() -> Self {
+        Parser::with_options(Options::new())
+    }
+
+    /// A parser with these options.
+    pub fn with_options(opts: Options) -> Self {
+        Parser {
+            opts,
+            state: State::RootValue,
+            frames: Vec::new(),
+            segments: Vec::new(),
+            text: String::new(),
+            delivered: 0,
+            key: String::new(),
+            number: String::new(),
+            number_shown: false,
+            utf8: Utf8Tail::default(),
+            root: None,
+            completed: VecDeque::new(),
+            offset: 0,
+            error: None,
+            ended: false,
+            started: false,
+            watches: Vec::new(),
+            watched: VecDeque::new(),
+        }
+    }
+
+    /// Asks to be told when the value at `path` completes: it is then
+    /// queued for [`Parser::next_watched`], with its final value (a string
+    /// as soon as its closing quote arrives, an object when its `}` does).
+    /// Cost: a path comparison per completed value while watches exist.
+    ///
+    /// ```
+    /// use llmstream::json::{Parser, PathBuf};
+    /// let mut parser = Parser::new();
+    /// let name = parser.watch(PathBuf::parse("name").unwrap());
+    /// parser.push(br#"{"name":"search","input":{"q":"ru"#).unwrap();
+    /// let (id, value) = parser.next_watched().unwrap();
+    /// assert_eq!((id, value.as_str()), (name, Some("search")));
+    /// ```
+    pub fn watch(&mut self, path: PathBuf) -> WatchId {
+        self.watches.push(path);
+        WatchId(self.watches.len() - 1)
+    }
+
+    /// The next watched value that completed.
+    pub fn next_watched(&mut self) -> Option<(WatchId, Value)> {
+        self.watched.pop_front()
+    }
+
+    /// Queues the watches a completion at `depth` satisfies.
+    fn check_watches(&mut self, raw: Raw) {
+        let depth = match raw {
+            Raw::EndObject(d) | Raw::EndArray(d) | Raw::Str(d) | Raw::Number(d) => d,
+            Raw::Bool(d, _) | Raw::Null(d) => d,
+            _ => return,
+        };
+        let Some(path) = self.segments.get(..depth) else {
+            return;
+        };
+        for (i, watch) in self.watches.iter().enumerate() {
+            if watch.segments() != path {
+                continue;
+            }
+            let value = match raw {
+                Raw::Str(_) => Value::String(self.text.clone()),
+                Raw::Number(_) => Value::Number(Number::from_valid(&self.number)),
+                Raw::Bool(_, b) => Value::Bool(b),
+                Raw::Null(_) => Value::Null,
+                _ => {
+                    let root = if depth == 0 && self.root.is_none() {
+                        self.completed.back()
+                    } else {
+                        self.root.as_ref()
+                    };
+                    match root.and_then(|r| r.at(Path::new(path))) {
+                        Some(v) => v.clone(),
+                        None => continue,
+                    }
+                }
+            };
+            self.watched.push_back((WatchId(i), value));
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// Feeds the next piece; pull its events from the returned [`Feed`].
+    ///
+    /// Parsing happens as events are pulled. Dropping the `Feed` early still
+    /// consumes the whole piece (the events are discarded), so the snapshot
+    /// never misses accepted bytes.
+    pub fn feed<'p, 'i>(&'p mut self, input: &'i [u8]) -> Feed<'p, 'i> {
+        let mut feed = Feed {
+            parser: self,
+            input: Input::new(input),
+            pos: 0,
+            eof: false,
+            done: false,
+        };
+        feed.check_input_limit();
+        feed
+    }
+
+    /// Feeds text; see [`Parser::feed`].
+    pub fn feed_str<'p, 'i>(&'p mut self, input: &'i str) -> Feed<'p, 'i> {
+        self.feed(input.as_bytes())
+    }
+
+    /// Signals the end of input; pull its last events from the returned
+    /// [`Feed`]. A document still open is then an
+    /// [`UnexpectedEnd`](ErrorKind::UnexpectedEnd) error.
+    pub fn finish(&mut self) -> Feed<'_, 'static> {
+        Feed {
+            parser: self,
+            input: Input::new(&[]),
+            pos: 0,
+            eof: true,
+            done: false,
+        }
+    }
+
+    /// Feeds a piece, discarding its events.
+    pub fn push(&mut self, input: &[u8]) -> Result<(), Error> {
+        match self.string_piece(input) {
+            None => self.feed(input).run(),
+            Some((pos, _)) if pos == input.len() => {
+                self.offset += pos as u64;
+                Ok(())
+            }
+            Some((pos, valid)) => Feed {
+                parser: self,
+                input: Input::validated(input, valid),
+                pos,
+                eof: false,
+                done: false,
+            }
+            .run(),
+        }
+    }
+    /// Feeds a piece, handing each event to `on_event`.
+    pub fn push_with(
+        &mut self,
+        input: &[u8],
+        mut on_event: impl FnMut(Event<'_>),
+    ) -> Result<(), Error> {
+        let mut feed = self.feed(input);
+        while let Some(event) = feed.next_event() {
+            on_event(event?);
+        }
+        Ok(())
+    }
+
+    /// Signals the end of input, discarding its events.
+    pub fn end(&mut self) -> Result<(), Error> {
+        self.finish().run()
+    }
+
+    /// Signals the end of input, handing each event to `on_event`.
+    pub fn end_with(&mut self, mut on_event: impl FnMut(Event<'_>)) -> Result<(), Error> {
+        let mut feed = self.finish();
+        while let Some(event) = feed.next_event() {
+            on_event(event?);
+        }
+        Ok(())
+    }
+
+    /// The live partial value: `None` while no value has started (or, with
+    /// [`Options::multiple_values`], between values). See DESIGN.md's
+    /// snapshot policy: completed values as in the document, open strings
+    /// with their text so far, members whose value has not started omitted,
+    /// numbers that may still grow omitted, literals shown from their first
+    /// byte. It only ever grows.
+    pub fn snapshot(&self) -> Option<&Value> {
+        self.root.as_ref()
+    }
+
+    /// Takes the value out (the snapshot, complete once [`Parser::end`]
+    /// succeeded).
+    pub fn into_value(self) -> Option<Value> {
+        self.root
+    }
+
+    /// With [`Options::multiple_values`]: the next completed top-level value.
+    pub fn take_completed(&mut self) -> Option<Value> {
+        self.completed.pop_front()
+    }
+
+    /// The error that stopped the parser, if any.
+    pub fn error(&self) -> Option<&Error> {
+        self.error.as_ref()
+    }
+
+    /// Bytes fed so far.
+    pub fn bytes_fed(&self) -> u64 {
+        self.offset
+    }
+
+    /// Whether the top-level value is complete (single-value mode).
+    pub fn is_complete(&self) -> bool {
+        self.state == State::Done
+    }
+
+    /// The path of the value being parsed now.
+    pub fn path(&self) -> Path<'_> {
+        Path::new(self.segments.get(..self.frames.len()).unwrap_or(&[]))
+    }
+
+    /// Signals the end of input and takes the value, accepting a document
+    /// cut short: if the input ended inside a value, the result is what
+    /// [`Parser::partial_value`] describes instead of an error. Input that
+    /// is invalid (not merely incomplete) is still an error.
+    pub fn end_partial(&mut self) -> Result<Option<Value>, Error> {
+        match self.end() {
+            Ok(()) => Ok(self.root.take()),
+            Err(e) if e.is_incomplete() => {
+                let root = self.root.take();
+                Ok(self.with_cut_number(root))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The best-effort value of what was fed, as if the document ended here:
+    /// the snapshot plus a number cut short, kept as its longest valid
+    /// prefix (`12`, `1.`→`1`, `1e`→`1`; a lone `-` is dropped). This is
+    /// what [`repair`](super::repair) returns.
+    pub fn partial_value(&self) -> Option<Value> {
+        self.with_cut_number(self.root.clone())
+    }
+
+    fn with_cut_number(&self, mut root: Option<Value>) -> Option<Value> {
+        if let State::Number(_) = self.state {
+            if !self.number_shown {
+                if let Some(n) = number_prefix(&self.number) {
+                    let depth = self.frames.len();
+                    if depth == 0 {
+                        root = Some(Value::Number(n));
+                    } else if let Some(container) = descend(&mut root, depth - 1) {
+                        attach(container, &self.key, Value::Number(n));
+                    }
+                }
+            }
+        }
+        root
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Limits;
+    use alloc::vec;
+
+    /// A small deterministic generator (64-bit LCG, high bits).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    /// Feeds `doc` in `pieces` through `push` (its string fast path) and
+    /// through the general path (`push_with`), comparing the snapshot, the
+    /// offset and any error after every piece.
+    fn same_both_ways(doc: &[u8], cuts: &[usize], opts: Options) {
+        let mut fast = Parser::with_options(opts);
+        let mut slow = Parser::with_options(opts);
+        let mut at = 0;
+        for &cut in cuts.iter().chain(core::iter::once(&doc.len())) {
+            let piece = &doc[at..cut.clamp(at, doc.len())];
+            at += piece.len();
+            let a = fast.push(piece);
+            let b = slow.push_with(piece, |_| {});
+            assert_eq!(a, b, "{doc:?} {cuts:?}");
+            assert_eq!(fast.snapshot(), slow.snapshot(), "{doc:?} {cuts:?}");
+            assert_eq!(fast.bytes_fed(), slow.bytes_fed());
+            assert_eq!(fast.utf8.len(), slow.utf8.len());
+            if a.is_err() {
+                return;
+            }
+        }
+        assert_eq!(fast.end(), slow.end_with(|_| {}));
+        assert_eq!(fast.into_value(), slow.into_value());
+    }
+
+    #[test]
+    fn push_fast_path_matches_general_path() {
+        let atoms: &[&[u8]] = &[
+            b"plain text ",
+            b"\\n",
+            b"\\\"",
+            b"\\\\",
+            b"\\t",
+            b"\\/",
+            b"\\r",
+            b"\\b",
+            b"\\u00e9",
+            b"\\ud83d\\ude80",
+            "é".as_bytes(),
+            "日本".as_bytes(),
+            "🚀".as_bytes(),
+            b"0123456789abcdef",
+        ];
+        let bad: &[&[u8]] = &[b"\x01", b"\\x", b"\xff", b"\xe2\x28", b"\\ud800x"];
+        let mut rng = Lcg(7);
+        for round in 0..400 {
+            let mut doc = b"{\"a\":[\"".to_vec();
+            for _ in 0..rng.below(40) {
+                doc.extend_from_slice(atoms[rng.below(atoms.len() as u64) as usize]);
+            }
+            if round % 5 == 0 {
+                let at = rng.below(doc.len() as u64 - 6) as usize + 6;
+                let b = bad[rng.below(bad.len() as u64) as usize];
+                doc.splice(at..at, b.iter().copied());
+            }
+            doc.extend_from_slice(b"\",\"x\"],\"b\":\"");
+            doc.extend_from_slice("tail é".as_bytes());
+            if round % 2 == 0 {
+                doc.extend_from_slice(b"\"}");
+            }
+            let step = 1 + rng.below(20) as usize;
+            let even: Vec<usize> = (1..doc.len()).step_by(step).collect();
+            let mut random = vec![];
+            let mut at = 0;
+            while at < doc.len() {
+                at += 1 + rng.below(24) as usize;
+                random.push(at);
+            }
+            for limits in [
+                Limits::new(),
+                Limits {
+                    max_string_bytes: 1 + rng.below(64) as usize,
+                    ..Limits::new()
+                },
+                Limits {
+                    max_input_bytes: 1 + rng.below(doc.len() as u64),
+                    ..Limits::new()
+                },
+            ] {
+                for snapshot in [true, false] {
+                    let opts = Options::new().limits(limits).snapshot(snapshot);
+                    same_both_ways(&doc, &even, opts);
+                    same_both_ways(&doc, &random, opts);
+                }
+            }
+        }
+    }
+}

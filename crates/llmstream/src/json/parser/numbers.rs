@@ -1,0 +1,101 @@
+//! Numbers: RFC 8259's number grammar, kept as source text.
+
+use super::{Num, Parser, Raw, State, Step};
+use crate::json::error::{ErrorKind, Expected};
+use crate::json::value::{Number, Value};
+
+impl Parser {
+    pub(super) fn number(&mut self, input: &[u8], pos: &mut usize, mut num: Num) -> Option<Step> {
+        let limit = self.opts.limits.max_number_bytes;
+        let start = *pos;
+        while let Some(&byte) = input.get(*pos) {
+            let next = match (num, byte) {
+                (Num::Minus, b'0') => Num::Zero,
+                (Num::Minus, b'1'..=b'9') => Num::Int,
+                (Num::Int, b'0'..=b'9') => Num::Int,
+                (Num::Zero | Num::Int, b'.') => Num::Dot,
+                (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
+                (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::Exp,
+                (Num::Exp, b'+' | b'-') => Num::ExpSign,
+                (Num::Exp | Num::ExpSign | Num::ExpDigits, b'0'..=b'9') => Num::ExpDigits,
+                (Num::Zero, b'0'..=b'9') => {
+                    let at = self.offset + *pos as u64;
+                    return Some(self.fail(ErrorKind::LeadingZero, at));
+                }
+                _ if num.is_complete() => {
+                    self.push_number_bytes(input, start, *pos);
+                    self.state = State::Number(num);
+                    if self.number.len() > limit {
+                        let at = self.offset + *pos as u64;
+                        return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
+                    }
+                    return Some(self.complete_number());
+                }
+                _ => {
+                    let at = self.offset + *pos as u64;
+                    return Some(self.unexpected(Expected::Digit, byte, at));
+                }
+            };
+            num = next;
+            if self.number.len() + (*pos + 1 - start) > limit {
+                let at = self.offset + *pos as u64;
+                return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
+            }
+            *pos += 1;
+        }
+        self.push_number_bytes(input, start, *pos);
+        self.state = State::Number(num);
+        None
+    }
+
+    pub(super) fn push_number_bytes(&mut self, input: &[u8], start: usize, end: usize) {
+        // Every byte accepted by the number grammar is ASCII.
+        let bytes = input.get(start..end).unwrap_or(&[]);
+        self.number
+            .push_str(core::str::from_utf8(bytes).unwrap_or(""));
+    }
+
+    pub(super) fn complete_number(&mut self) -> Step {
+        let value = Value::Number(Number::from_valid(&self.number));
+        if self.number_shown {
+            self.replace_current(value);
+        } else {
+            self.insert(value);
+        }
+        self.number_shown = false;
+        let depth = self.frames.len();
+        self.after_scalar();
+        Step::Event(Raw::Number(depth))
+    }
+
+    pub(super) fn show_growing_number(&mut self) {
+        if let Some(n) = number_prefix(&self.number) {
+            if self.number_shown {
+                self.replace_current(Value::Number(n));
+            } else {
+                self.insert(Value::Number(n));
+                self.number_shown = true;
+            }
+        }
+    }
+}
+
+/// The longest prefix of a cut number text that is a number itself.
+pub(super) fn number_prefix(text: &str) -> Option<Number> {
+    let mut end = text.len();
+    let bytes = text.as_bytes();
+    // Drop an unfinished exponent, then an unfinished fraction.
+    if let Some(e) = bytes.iter().position(|&b| b == b'e' || b == b'E') {
+        if !bytes
+            .get(e + 1..)
+            .unwrap_or(&[])
+            .iter()
+            .any(u8::is_ascii_digit)
+        {
+            end = e;
+        }
+    }
+    let head = text.get(..end).unwrap_or("");
+    let head = head.strip_suffix('.').unwrap_or(head);
+    Number::from_text(head)
+}

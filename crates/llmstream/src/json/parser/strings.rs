@@ -1,0 +1,414 @@
+//! Strings: plain runs, escapes, surrogate pairs and UTF-8 cut by the end
+//! of a piece; and the fast path for a piece that continues an open string.
+
+use alloc::string::String;
+
+use super::feed::Input;
+use super::snapshot::descend;
+use super::{Escape, Parser, Raw, State, Step};
+use crate::json::error::{ErrorKind, Expected};
+use crate::json::scan::{run_end_mask, string_run_end, Tail, Utf8Tail};
+use crate::json::value::Value;
+
+impl Parser {
+    /// The common case when streaming, without the state machine: a piece
+    /// that continues an open value string with plain text and the common
+    /// escapes. Decodes what it can; `None` if it did nothing (the piece
+    /// then takes the general path), else how far it got (the whole piece:
+    /// its text is then reported and shown, as at the end of any piece) and
+    /// the piece's validated text (where it starts, the text) for the
+    /// general path to go on from there.
+    #[inline]
+    pub(super) fn string_piece<'i>(
+        &mut self,
+        input: &'i [u8],
+    ) -> Option<(usize, (usize, &'i str))> {
+        let State::Str {
+            key: false,
+            escape: Escape::None,
+        } = self.state
+        else {
+            return None;
+        };
+        let limits = &self.opts.limits;
+        // At most three held bytes complete a character of at most four:
+        // with them, the decoded text is never longer than its source.
+        if self.error.is_some()
+            || self.offset.saturating_add(input.len() as u64) > limits.max_input_bytes
+            || self.text.len().saturating_add(input.len() + 3) > limits.max_string_bytes
+        {
+            return None;
+        }
+        let (end, valid) = decode_piece(&mut self.text, &mut self.utf8, input)?;
+        if end == input.len() && self.text.len() > self.delivered {
+            self.delta();
+        }
+        Some((end, valid))
+    }
+
+    /// Consumes string bytes; `Some` when an event is due or on error.
+    pub(super) fn string(
+        &mut self,
+        input: &Input<'_>,
+        pos: &mut usize,
+        key: bool,
+        mut escape: Escape,
+    ) -> Option<Step> {
+        let limit = self.opts.limits.max_string_bytes;
+        let bytes = input.bytes;
+        loop {
+            let at = self.offset + *pos as u64;
+            let rest = bytes.get(*pos..).unwrap_or(&[]);
+            let Some(&byte) = rest.first() else {
+                self.state = State::Str { key, escape };
+                return None;
+            };
+            if !self.utf8.is_empty() {
+                // An invalid sequence is reported where it starts, which may
+                // be in an earlier piece: the offset must not depend on the
+                // cut.
+                let held = self.utf8.len() as u64;
+                match self.utf8.resume(rest) {
+                    Tail::Waiting => {
+                        *pos = bytes.len();
+                        continue;
+                    }
+                    Tail::Char(c, used) => {
+                        *pos += used;
+                        // The character is complete at its last byte.
+                        if let Some(step) = self.push_char(key, c, at + used as u64 - 1) {
+                            return Some(step);
+                        }
+                        continue;
+                    }
+                    Tail::Invalid => {
+                        return Some(self.fail(ErrorKind::InvalidUtf8, at - held));
+                    }
+                }
+            }
+            match escape {
+                Escape::None => {
+                    // The common case in one tight loop: plain runs and
+                    // two-byte escapes over validated text, when the string
+                    // limit cannot be reached within this piece (decoded
+                    // text is never longer than its source). It stops at the
+                    // closing quote and at anything unusual, which the exact
+                    // code below handles.
+                    if let Some(valid) = input.rest(*pos) {
+                        let target = if key { &mut self.key } else { &mut self.text };
+                        if target.len().saturating_add(valid.len()) <= limit {
+                            let used = decode_plain(target, bytes, *pos, valid);
+                            if used > 0 {
+                                *pos += used;
+                                continue;
+                            }
+                        }
+                    }
+                    let run = string_run_end(rest);
+                    if run > 0 {
+                        let raw = rest.get(..run).unwrap_or(&[]);
+                        let fast = input.text(*pos, *pos + run);
+                        let text = match fast.map_or_else(|| core::str::from_utf8(raw), Ok) {
+                            Ok(text) => text,
+                            Err(e) => {
+                                let valid = e.valid_up_to();
+                                if e.error_len().is_some() || run < rest.len() {
+                                    return Some(
+                                        self.fail(ErrorKind::InvalidUtf8, at + valid as u64),
+                                    );
+                                }
+                                // A sequence cut by the end of the piece.
+                                self.utf8.hold(raw.get(valid..).unwrap_or(&[]));
+                                core::str::from_utf8(raw.get(..valid).unwrap_or(&[])).unwrap_or("")
+                            }
+                        };
+                        let target = if key { &mut self.key } else { &mut self.text };
+                        if target.len() + text.len() > limit {
+                            // Point at the last byte of the first character
+                            // over the limit, as a byte-by-byte feed would.
+                            let over = limit.saturating_sub(target.len());
+                            let end = text
+                                .char_indices()
+                                .map(|(i, c)| i + c.len_utf8() - 1)
+                                .find(|&last| last >= over)
+                                .unwrap_or(over);
+                            return Some(
+                                self.fail(ErrorKind::StringLimit { limit }, at + end as u64),
+                            );
+                        }
+                        target.push_str(text);
+                        *pos += run;
+                        continue;
+                    }
+                    match byte {
+                        b'"' => {
+                            if key {
+                                *pos += 1;
+                                let depth = self.frames.len().wrapping_sub(1);
+                                self.set_segment_key(depth);
+                                self.state = State::Colon;
+                                return None;
+                            }
+                            if self.text.len() > self.delivered {
+                                self.state = State::Str { key, escape };
+                                return Some(self.delta());
+                            }
+                            *pos += 1;
+                            let depth = self.frames.len();
+                            self.after_value();
+                            return Some(Step::Event(Raw::Str(depth)));
+                        }
+                        b'\\' => {
+                            // The common two-byte escapes, decoded in place
+                            // when the piece holds both bytes.
+                            let c = match rest.get(1) {
+                                Some(b'n') => '\n',
+                                Some(b'"') => '"',
+                                Some(b'\\') => '\\',
+                                Some(b't') => '\t',
+                                Some(b'/') => '/',
+                                Some(b'r') => '\r',
+                                _ => {
+                                    *pos += 1;
+                                    escape = Escape::Backslash;
+                                    continue;
+                                }
+                            };
+                            if let Some(step) = self.push_char(key, c, at + 1) {
+                                return Some(step);
+                            }
+                            *pos += 2;
+                        }
+                        _ => {
+                            return Some(self.fail(ErrorKind::ControlCharacter { found: byte }, at))
+                        }
+                    }
+                }
+                Escape::Backslash => {
+                    *pos += 1;
+                    let c = match byte {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            escape = Escape::Hex {
+                                digits: 0,
+                                unit: 0,
+                                high: 0,
+                            };
+                            continue;
+                        }
+                        _ => return Some(self.fail(ErrorKind::InvalidEscape { found: byte }, at)),
+                    };
+                    if let Some(step) = self.push_char(key, c, at) {
+                        return Some(step);
+                    }
+                    escape = Escape::None;
+                }
+                Escape::Hex { digits, unit, high } => {
+                    let Some(nibble) = hex_value(byte) else {
+                        return Some(self.unexpected(Expected::HexDigit, byte, at));
+                    };
+                    *pos += 1;
+                    let unit = (unit << 4) | u16::from(nibble);
+                    if digits < 3 {
+                        escape = Escape::Hex {
+                            digits: digits + 1,
+                            unit,
+                            high,
+                        };
+                        continue;
+                    }
+                    let c = match (high, unit) {
+                        (0, 0xD800..=0xDBFF) => {
+                            escape = Escape::AfterHigh { high: unit };
+                            continue;
+                        }
+                        (0, 0xDC00..=0xDFFF) => {
+                            return Some(self.fail(ErrorKind::LoneSurrogate { unit }, at))
+                        }
+                        (0, unit) => char::from_u32(u32::from(unit)),
+                        (high, 0xDC00..=0xDFFF) => char::from_u32(
+                            0x10000
+                                + ((u32::from(high) - 0xD800) << 10)
+                                + (u32::from(unit) - 0xDC00),
+                        ),
+                        (high, _) => {
+                            return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at))
+                        }
+                    };
+                    let Some(c) = c else {
+                        return Some(self.fail(ErrorKind::LoneSurrogate { unit }, at));
+                    };
+                    if let Some(step) = self.push_char(key, c, at) {
+                        return Some(step);
+                    }
+                    escape = Escape::None;
+                }
+                Escape::AfterHigh { high } => {
+                    if byte != b'\\' {
+                        return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at));
+                    }
+                    *pos += 1;
+                    escape = Escape::AfterHighBackslash { high };
+                }
+                Escape::AfterHighBackslash { high } => {
+                    if byte != b'u' {
+                        return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at));
+                    }
+                    *pos += 1;
+                    escape = Escape::Hex {
+                        digits: 0,
+                        unit: 0,
+                        high,
+                    };
+                }
+            }
+        }
+    }
+
+    pub(super) fn target(&mut self, key: bool) -> &mut String {
+        if key {
+            &mut self.key
+        } else {
+            &mut self.text
+        }
+    }
+
+    pub(super) fn push_char(&mut self, key: bool, c: char, at: u64) -> Option<Step> {
+        let limit = self.opts.limits.max_string_bytes;
+        let target = self.target(key);
+        if target.len() + c.len_utf8() > limit {
+            return Some(self.fail(ErrorKind::StringLimit { limit }, at));
+        }
+        target.push(c);
+        None
+    }
+
+    /// Reports the undelivered text of the open value string and shows it.
+    pub(super) fn delta(&mut self) -> Step {
+        let from = self.delivered;
+        self.delivered = self.text.len();
+        if self.opts.snapshot {
+            let depth = self.frames.len();
+            if let Some(Value::String(shown)) = descend(&mut self.root, depth) {
+                shown.push_str(self.text.get(from..).unwrap_or(""));
+            }
+        }
+        Step::Event(Raw::Delta {
+            depth: self.frames.len(),
+            from,
+        })
+    }
+}
+
+pub(super) fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Decodes the start of a piece inside a string into `target` (see
+/// `Parser::string_piece`): completes a character cut by the last
+/// piece, then plain text and common escapes. `None` if the cut character
+/// cannot be completed here (nothing is changed then); else how far it got
+/// (the whole piece when only a cut character is left, which `utf8` then
+/// holds) and the piece's validated text, from where it starts.
+#[inline]
+pub(super) fn decode_piece<'i>(
+    target: &mut String,
+    utf8: &mut Utf8Tail,
+    input: &'i [u8],
+) -> Option<(usize, (usize, &'i str))> {
+    let mut start = 0;
+    if !utf8.is_empty() {
+        let mut tail = *utf8;
+        match tail.resume(input) {
+            Tail::Char(c, used) => {
+                *utf8 = tail;
+                target.push(c);
+                start = used;
+            }
+            _ => return None,
+        }
+    }
+    let rest = input.get(start..).unwrap_or(&[]);
+    let (text, cut) = match core::str::from_utf8(rest) {
+        Ok(text) => (text, false),
+        Err(e) => {
+            let valid = rest.get(..e.valid_up_to()).unwrap_or(&[]);
+            let text = core::str::from_utf8(valid).unwrap_or("");
+            (text, e.error_len().is_none())
+        }
+    };
+    let mut end = start + decode_plain(target, input, start, text);
+    if cut && end == start + text.len() {
+        // A sequence cut by the end of the piece waits for the rest.
+        utf8.hold(input.get(end..).unwrap_or(&[]));
+        end = input.len();
+    }
+    Some((end, (start, text)))
+}
+
+/// Appends the decoded text of a string body to `target`: plain runs and
+/// the common two-byte escapes. `text` is the valid text of `bytes` from
+/// `pos` to its end or to its first invalid byte. Stops before the closing
+/// quote, a control character, any other escape, a `\\` at the end, or the
+/// end of `text`; returns the bytes used.
+///
+/// Sixteen bytes are classified at a time ([`run_end_mask`]) and the runs
+/// within them are walked bit by bit: the average run in LLM text is short,
+/// so finding its end must not cost a fresh scan.
+#[inline]
+pub(super) fn decode_plain(target: &mut String, bytes: &[u8], pos: usize, text: &str) -> usize {
+    let hay = bytes.get(..pos + text.len()).unwrap_or(&[]);
+    let len = hay.len();
+    // The plain text not yet copied starts at `start`; the block at `base`.
+    let mut start = pos;
+    let mut base = pos;
+    let end = 'scan: loop {
+        if base >= len {
+            break len;
+        }
+        let mut mask = run_end_mask(hay, base);
+        if start > base {
+            // The escaped byte of an escape that straddled the blocks.
+            mask &= !0u128 << ((start - base) * 8);
+        }
+        while mask != 0 {
+            let at = base + (mask.trailing_zeros() / 8) as usize;
+            if hay.get(at) != Some(&b'\\') {
+                break 'scan at;
+            }
+            let c = match hay.get(at + 1) {
+                Some(b'n') => '\n',
+                Some(b'"') => '"',
+                Some(b'\\') => '\\',
+                Some(b't') => '\t',
+                Some(b'/') => '/',
+                Some(b'r') => '\r',
+                _ => break 'scan at,
+            };
+            // Runs start and end next to ASCII bytes: char boundaries.
+            target.push_str(text.get(start - pos..at - pos).unwrap_or(""));
+            target.push(c);
+            start = at + 2;
+            let skip = start - base;
+            if skip >= 16 {
+                break;
+            }
+            mask &= !0u128 << (skip * 8);
+        }
+        base += 16;
+    };
+    target.push_str(text.get(start.min(end) - pos..end - pos).unwrap_or(""));
+    end - pos
+}
