@@ -18,7 +18,6 @@ fn first_error(options: Options, pieces: &[&[u8]]) -> Option<llmstream::json::Er
 /// error reported depends on where the pieces were cut: whole, the input
 /// limit at byte 4; cut after the first byte, the real error at byte 0.
 #[test]
-#[ignore = "BUG: json::Parser checks max_input_bytes per piece, so the error reported depends on the cuts"]
 fn input_limit_error_does_not_depend_on_the_cuts() {
     let options = Options::new().limits(Limits {
         max_input_bytes: 4,
@@ -49,7 +48,6 @@ fn input_limit_error_does_not_depend_on_the_cuts() {
 /// InvalidUtf8 at the later byte instead of StringLimit where the limit was
 /// crossed, which is what the same bytes give fed in pieces.
 #[test]
-#[ignore = "BUG: json::Parser reports invalid UTF-8 later in a string instead of the string limit crossed before it, in one piece"]
 fn string_limit_comes_before_a_later_invalid_byte() {
     let options = Options::new().limits(Limits {
         max_string_bytes: 8,
@@ -71,7 +69,6 @@ fn string_limit_comes_before_a_later_invalid_byte() {
 /// CRLF only if it arrived in the same piece as the CR: the message depends
 /// on the cuts.
 #[test]
-#[ignore = "BUG: Pipeline's 'SSE event ending at byte N' counts a CRLF's LF only when it came with the CR"]
 fn pipeline_error_offsets_do_not_depend_on_the_cuts() {
     use llmstream::providers::{Pipeline, StreamEvent};
     let body = b"data: {\"choices\":[]}\r\n\r\ndata: nope\r\n\r\n";

@@ -42,6 +42,8 @@ pub struct Pipeline {
     early: VecDeque<StreamEvent>,
     /// An error payload seen before the provider was known.
     early_error: Option<ErrorInfo>,
+    /// SSE events dispatched so far.
+    events_read: u64,
 }
 
 /// The stream itself could not be read (an SSE limit was exceeded).
@@ -71,6 +73,7 @@ impl Pipeline {
             accumulator: None,
             early: VecDeque::new(),
             early_error: None,
+            events_read: 0,
         }
     }
 
@@ -133,13 +136,17 @@ impl Pipeline {
                     ItemRef::Retry(_) | ItemRef::Comment(_) => continue,
                 }
             };
-            let offset = self.decoder.offset();
-            self.payload(&event_type, &data, offset);
+            self.events_read += 1;
+            let number = self.events_read;
+            self.payload(&event_type, &data, number);
         }
     }
 
     /// Handles one SSE event's data.
-    fn payload(&mut self, event_type: &str, data: &str, offset: u64) {
+    /// `number` counts SSE events from 1: a position in the stream that,
+    /// unlike a byte offset taken when the event is pulled, does not depend
+    /// on how the body was cut.
+    fn payload(&mut self, event_type: &str, data: &str, number: u64) {
         let trimmed = data.trim();
         if trimmed.is_empty() {
             return;
@@ -153,7 +160,7 @@ impl Pipeline {
         let value = match json::parse(trimmed.as_bytes()) {
             Ok(value) => value,
             Err(e) => {
-                let message = format!("SSE event ending at byte {offset}: data is not JSON: {e}");
+                let message = format!("SSE event {number}: data is not JSON: {e}");
                 self.report(ErrorInfo::new(message));
                 return;
             }
@@ -164,9 +171,8 @@ impl Pipeline {
                 .or_else(|| Provider::detect(event_type, &value))
                 .or_else(|| value.get("error").map(|_| Provider::OpenAiChat));
             let Some(provider) = provider else {
-                let message = format!(
-                    "SSE event ending at byte {offset}: cannot tell the provider from this payload"
-                );
+                let message =
+                    format!("SSE event {number}: cannot tell the provider from this payload");
                 self.report(ErrorInfo::new(message));
                 return;
             };

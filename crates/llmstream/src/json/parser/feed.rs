@@ -98,22 +98,30 @@ pub struct Feed<'p, 'i> {
     pub(super) pos: usize,
     pub(super) eof: bool,
     pub(super) done: bool,
+    /// Whether the piece was cut at the input limit: once the bytes within
+    /// it are parsed, the rest is an [`InputLimit`](ErrorKind::InputLimit)
+    /// error. Parsing up to the limit first keeps the outcome the same
+    /// however the stream was cut.
+    pub(super) over_limit: bool,
 }
 
 impl Feed<'_, '_> {
-    pub(super) fn check_input_limit(&mut self) {
-        if self.parser.error.is_some() {
-            return;
+    /// The piece is used up: account for it, and report the input limit if
+    /// the piece went past it.
+    fn exhausted(&mut self) -> Option<Error> {
+        self.done = true;
+        self.parser.offset += self.pos as u64;
+        if self.eof {
+            self.parser.ended = true;
         }
-        let limit = self.parser.opts.limits.max_input_bytes;
-        let total = self
-            .parser
-            .offset
-            .saturating_add(self.input.bytes.len() as u64);
-        if total > limit {
+        if self.over_limit && self.pos == self.input.bytes.len() {
+            let limit = self.parser.opts.limits.max_input_bytes;
             let path = self.parser.path().to_path_buf();
-            self.parser.error = Some(Error::new(ErrorKind::InputLimit { limit }, limit, path));
+            let error = Error::new(ErrorKind::InputLimit { limit }, limit, path);
+            self.parser.error = Some(error.clone());
+            return Some(error);
         }
+        None
     }
 
     /// The next event of this piece, `None` when the piece is used up, or
@@ -134,14 +142,7 @@ impl Feed<'_, '_> {
                 }
                 Some(Ok(self.parser.event(raw)))
             }
-            Step::Exhausted => {
-                self.done = true;
-                self.parser.offset += self.pos as u64;
-                if self.eof {
-                    self.parser.ended = true;
-                }
-                None
-            }
+            Step::Exhausted => self.exhausted().map(Err),
             Step::Error => {
                 self.done = true;
                 self.parser.error.clone().map(Err)
@@ -170,10 +171,8 @@ impl Feed<'_, '_> {
                     }
                 }
                 Step::Exhausted => {
-                    self.done = true;
-                    self.parser.offset += self.pos as u64;
-                    if self.eof {
-                        self.parser.ended = true;
+                    if let Some(error) = self.exhausted() {
+                        return Err(error);
                     }
                 }
                 Step::Error => {

@@ -326,15 +326,18 @@ impl Parser {
     /// consumes the whole piece (the events are discarded), so the snapshot
     /// never misses accepted bytes.
     pub fn feed<'p, 'i>(&'p mut self, input: &'i [u8]) -> Feed<'p, 'i> {
-        let mut feed = Feed {
+        let room = self.opts.limits.max_input_bytes.saturating_sub(self.offset);
+        let room = usize::try_from(room).unwrap_or(usize::MAX);
+        let over_limit = input.len() > room;
+        let input = input.get(..room).unwrap_or(input);
+        Feed {
             parser: self,
             input: Input::new(input),
             pos: 0,
             eof: false,
             done: false,
-        };
-        feed.check_input_limit();
-        feed
+            over_limit,
+        }
     }
 
     /// Feeds text; see [`Parser::feed`].
@@ -344,7 +347,7 @@ impl Parser {
 
     /// Signals the end of input; pull its last events from the returned
     /// [`Feed`]. A document still open is then an
-    /// [`UnexpectedEnd`](ErrorKind::UnexpectedEnd) error.
+    /// [`UnexpectedEnd`](crate::json::ErrorKind::UnexpectedEnd) error.
     pub fn finish(&mut self) -> Feed<'_, 'static> {
         Feed {
             parser: self,
@@ -352,6 +355,7 @@ impl Parser {
             pos: 0,
             eof: true,
             done: false,
+            over_limit: false,
         }
     }
 
@@ -369,6 +373,7 @@ impl Parser {
                 pos,
                 eof: false,
                 done: false,
+                over_limit: false,
             }
             .run(),
         }

@@ -108,17 +108,21 @@ impl Parser {
                     if run > 0 {
                         let raw = rest.get(..run).unwrap_or(&[]);
                         let fast = input.text(*pos, *pos + run);
+                        // Invalid UTF-8 inside the run is reported after
+                        // the valid text before it is counted, so a limit
+                        // crossed first is reported first, as when the same
+                        // bytes arrive one by one.
+                        let mut invalid_at = None;
                         let text = match fast.map_or_else(|| core::str::from_utf8(raw), Ok) {
                             Ok(text) => text,
                             Err(e) => {
                                 let valid = e.valid_up_to();
                                 if e.error_len().is_some() || run < rest.len() {
-                                    return Some(
-                                        self.fail(ErrorKind::InvalidUtf8, at + valid as u64),
-                                    );
+                                    invalid_at = Some(at + valid as u64);
+                                } else {
+                                    // A sequence cut by the end of the piece.
+                                    self.utf8.hold(raw.get(valid..).unwrap_or(&[]));
                                 }
-                                // A sequence cut by the end of the piece.
-                                self.utf8.hold(raw.get(valid..).unwrap_or(&[]));
                                 core::str::from_utf8(raw.get(..valid).unwrap_or(&[])).unwrap_or("")
                             }
                         };
@@ -135,6 +139,9 @@ impl Parser {
                             return Some(
                                 self.fail(ErrorKind::StringLimit { limit }, at + end as u64),
                             );
+                        }
+                        if let Some(offset) = invalid_at {
+                            return Some(self.fail(ErrorKind::InvalidUtf8, offset));
                         }
                         target.push_str(text);
                         *pos += run;
