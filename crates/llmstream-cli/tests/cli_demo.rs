@@ -186,3 +186,32 @@ fn accumulate_without_payloads_is_an_error() {
         .code(1)
         .stderr(predicate::str::contains("no provider payload"));
 }
+
+#[test]
+fn version_and_unknown_subcommands() {
+    llmstream()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("llmstream "));
+    llmstream()
+        .arg("nonsense")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unrecognized subcommand"));
+    for sub in [
+        "json",
+        "repair",
+        "sse",
+        "accumulate",
+        "chunk",
+        "actions",
+        "demo",
+    ] {
+        llmstream()
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Example"));
+    }
+}
