@@ -194,7 +194,11 @@ impl ActionStream {
     pub fn push(&mut self, input: &str) {
         let mut i = 0;
         while i < input.len() {
-            let rest = input.get(i..).unwrap_or("");
+            // Every handler returns a length ending on a character boundary;
+            // should one not, stopping beats looping.
+            let Some(rest) = input.get(i..) else {
+                break;
+            };
             i += match self.mode {
                 Mode::Prose | Mode::CodeFence => self.prose(rest),
                 Mode::FenceInfo => self.fence_info(rest),
@@ -542,7 +546,13 @@ impl ActionStream {
                 }
             }
         }
-        let used = feed.consumed().min(rest.len());
+        // The parser may stop inside a character (an invalid escape such as
+        // `\é` is found at the escape's first byte); what it did not take
+        // whole is read again as text.
+        let mut used = feed.consumed().min(rest.len());
+        while !rest.is_char_boundary(used) {
+            used -= 1;
+        }
         drop(feed);
         self.raw.push_str(rest.get(..used).unwrap_or(""));
         let root = parser.snapshot().cloned();
