@@ -1,4 +1,6 @@
-//! The SSE decoder against eventsource-stream 0.2.3 and sse-stream 0.3.
+//! The SSE decoder against eventsource-stream 0.2.3, sse-stream 0.3 and
+//! stream-rs 0.1.0 (its `SseParser`, fed the same pieces directly: it is a
+//! push parser, no stream adapter).
 //!
 //! Every decoder reads the same in-memory stream of byte pieces
 //! (`futures::stream::iter`, polled with `futures::executor::block_on`),
@@ -9,6 +11,10 @@
 //!   read in 64 KiB pieces.
 //! - `sse/long_line`: one event whose data is a single 4 MiB line (like a
 //!   base64 image), read in 1,460-byte pieces (one TCP segment each).
+//!
+//! - `sse/openai_body`, `sse/anthropic_body`, `sse/gemini_body`: the
+//!   provider-shaped bodies of `benches/common/bodies.rs` (8.3 MB, 4.1 MB
+//!   and 2.9 MB; the Gemini one with CRLF line ends), read in 1,460-byte pieces.
 //!
 //! Each iteration decodes the whole stream with a fresh decoder and touches
 //! every event's data. Run: `cargo bench -p llmstream --bench sse`.
@@ -24,6 +30,9 @@ use futures::executor::block_on;
 use futures::stream::{self, StreamExt};
 use llmstream::sse::{Decoder, ItemRef};
 use sse_stream::SseByteStream;
+
+mod common;
+use common::bodies::{anthropic_stream, gemini_stream, openai_stream};
 
 /// 100,000 chat-completion chunks plus the `[DONE]` sentinel.
 fn chat_stream() -> Vec<u8> {
@@ -109,12 +118,32 @@ fn sse_stream(bytes: &[u8], size: usize) -> (usize, usize) {
     })
 }
 
+fn stream_rs(bytes: &[u8], size: usize) -> (usize, usize) {
+    let mut parser = stream_rs::SseParser::new();
+    let mut out = Vec::new();
+    let (mut events, mut data) = (0, 0);
+    for piece in bytes.chunks(size) {
+        parser.feed(piece, &mut out);
+        for event in out.drain(..) {
+            events += 1;
+            data += black_box(event.data).len();
+        }
+    }
+    parser.finish(&mut out);
+    for event in out.drain(..) {
+        events += 1;
+        data += black_box(event.data).len();
+    }
+    (events, data)
+}
+
 type Driver = fn(&[u8], usize) -> (usize, usize);
 
-const DRIVERS: [(&str, Driver); 3] = [
+const DRIVERS: [(&str, Driver); 4] = [
     ("llmstream", llmstream),
     ("eventsource-stream", eventsource_stream),
     ("sse-stream", sse_stream),
+    ("stream-rs", stream_rs),
 ];
 
 fn run_group(c: &mut Criterion, name: &str, bytes: &[u8], piece: usize) {
@@ -142,6 +171,9 @@ fn run_group(c: &mut Criterion, name: &str, bytes: &[u8], piece: usize) {
 fn benches(c: &mut Criterion) {
     run_group(c, "chat_events", &chat_stream(), 64 * 1024);
     run_group(c, "long_line", &long_line_stream(), 1460);
+    run_group(c, "openai_body", &openai_stream(), 1460);
+    run_group(c, "anthropic_body", &anthropic_stream(), 1460);
+    run_group(c, "gemini_body", &gemini_stream(), 1460);
 }
 
 criterion_group!(sse, benches);
