@@ -118,7 +118,7 @@ impl Feed<'_, '_> {
             let limit = self.parser.opts.limits.max_input_bytes;
             let path = self.parser.path().to_path_buf();
             let error = Error::new(ErrorKind::InputLimit { limit }, limit, path);
-            self.parser.error = Some(error.clone());
+            self.parser.error = Some(alloc::boxed::Box::new(error.clone()));
             return Some(error);
         }
         None
@@ -131,13 +131,13 @@ impl Feed<'_, '_> {
         if self.done {
             return None;
         }
-        if let Some(error) = self.parser.error.as_ref() {
+        if let Some(error) = self.parser.error.as_deref() {
             self.done = true;
             return Some(Err(error.clone()));
         }
         match self.parser.step(&self.input, &mut self.pos, self.eof) {
             Step::Event(raw) => {
-                if !self.parser.watches.is_empty() {
+                if self.parser.has_watches() {
                     self.parser.check_watches(raw);
                 }
                 Some(Ok(self.parser.event(raw)))
@@ -145,7 +145,7 @@ impl Feed<'_, '_> {
             Step::Exhausted => self.exhausted().map(Err),
             Step::Error => {
                 self.done = true;
-                self.parser.error.clone().map(Err)
+                self.parser.error.as_deref().cloned().map(Err)
             }
         }
     }
@@ -159,14 +159,14 @@ impl Feed<'_, '_> {
     /// Consumes the rest of the piece, discarding events (without even
     /// building them: the fast path of [`Parser::push`]).
     pub fn run(mut self) -> Result<(), Error> {
-        if let Some(error) = self.parser.error.as_ref() {
+        if let Some(error) = self.parser.error.as_deref() {
             self.done = true;
             return Err(error.clone());
         }
         while !self.done {
             match self.parser.step(&self.input, &mut self.pos, self.eof) {
                 Step::Event(raw) => {
-                    if !self.parser.watches.is_empty() {
+                    if self.parser.has_watches() {
                         self.parser.check_watches(raw);
                     }
                 }
@@ -177,7 +177,7 @@ impl Feed<'_, '_> {
                 }
                 Step::Error => {
                     self.done = true;
-                    if let Some(error) = self.parser.error.clone() {
+                    if let Some(error) = self.parser.error.as_deref().cloned() {
                         return Err(error);
                     }
                 }

@@ -20,7 +20,7 @@ impl Parser {
             _ => depth,
         };
         let path = PathBuf::from(self.segments.get(..len).unwrap_or(&[]).to_vec());
-        self.error = Some(Error::new(kind, offset, path));
+        self.error = Some(alloc::boxed::Box::new(Error::new(kind, offset, path)));
         Step::Error
     }
 
@@ -319,7 +319,7 @@ impl Parser {
             Some(Container::Object) => State::ObjectNext,
             None if self.opts.multiple_values => {
                 if let Some(done) = self.root.take() {
-                    self.completed.push_back(done);
+                    self.keep_completed(done);
                 }
                 State::RootValue
             }

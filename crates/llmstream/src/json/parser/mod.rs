@@ -11,6 +11,7 @@ mod numbers;
 mod snapshot;
 mod strings;
 
+use alloc::boxed::Box;
 use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -76,14 +77,25 @@ pub struct Parser {
     number_shown: bool,
     utf8: Utf8Tail,
     root: Option<Value>,
-    completed: VecDeque<Value>,
+    /// What few parsers use (sequences of values, watched paths), boxed so
+    /// that an idle parser stays small.
+    extras: Option<Box<Extras>>,
     /// Stream offset of the first byte of the current piece.
     offset: u64,
-    error: Option<Error>,
+    /// Boxed: it is rare, and an `Error` is larger than everything else a
+    /// parser holds inline.
+    error: Option<Box<Error>>,
     /// Whether the end of input has been processed.
     ended: bool,
     /// Whether any value has started (for "empty input").
     started: bool,
+}
+
+/// The rarely used parts of a [`Parser`].
+#[derive(Debug, Clone, Default)]
+struct Extras {
+    /// Completed top-level values (with [`Options::multiple_values`]).
+    completed: VecDeque<Value>,
     /// Paths whose completion the caller wants to hear of.
     watches: Vec<PathBuf>,
     /// Watched values that completed, oldest first.
@@ -247,13 +259,11 @@ impl Parser {
             number_shown: false,
             utf8: Utf8Tail::default(),
             root: None,
-            completed: VecDeque::new(),
+            extras: None,
             offset: 0,
             error: None,
             ended: false,
             started: false,
-            watches: Vec::new(),
-            watched: VecDeque::new(),
         }
     }
 
@@ -271,17 +281,37 @@ impl Parser {
     /// assert_eq!((id, value.as_str()), (name, Some("search")));
     /// ```
     pub fn watch(&mut self, path: PathBuf) -> WatchId {
-        self.watches.push(path);
-        WatchId(self.watches.len() - 1)
+        let watches = &mut self.extras.get_or_insert_with(Box::default).watches;
+        watches.push(path);
+        WatchId(watches.len() - 1)
     }
 
     /// The next watched value that completed.
     pub fn next_watched(&mut self) -> Option<(WatchId, Value)> {
-        self.watched.pop_front()
+        self.extras.as_mut()?.watched.pop_front()
     }
 
     /// Queues the watches a completion at `depth` satisfies.
+    /// Whether any path is watched (checked per event, so kept cheap).
+    fn has_watches(&self) -> bool {
+        self.extras.as_ref().is_some_and(|e| !e.watches.is_empty())
+    }
+
+    /// Keeps a completed top-level value of a sequence.
+    fn keep_completed(&mut self, value: Value) {
+        let extras = self.extras.get_or_insert_with(Box::default);
+        extras.completed.push_back(value);
+    }
+
     fn check_watches(&mut self, raw: Raw) {
+        let Some(mut extras) = self.extras.take() else {
+            return;
+        };
+        self.queue_watched(&mut extras, raw);
+        self.extras = Some(extras);
+    }
+
+    fn queue_watched(&self, extras: &mut Extras, raw: Raw) {
         let depth = match raw {
             Raw::EndObject(d) | Raw::EndArray(d) | Raw::Str(d) | Raw::Number(d) => d,
             Raw::Bool(d, _) | Raw::Null(d) => d,
@@ -290,7 +320,7 @@ impl Parser {
         let Some(path) = self.segments.get(..depth) else {
             return;
         };
-        for (i, watch) in self.watches.iter().enumerate() {
+        for (i, watch) in extras.watches.iter().enumerate() {
             if watch.segments() != path {
                 continue;
             }
@@ -301,7 +331,7 @@ impl Parser {
                 Raw::Null(_) => Value::Null,
                 _ => {
                     let root = if depth == 0 && self.root.is_none() {
-                        self.completed.back()
+                        extras.completed.back()
                     } else {
                         self.root.as_ref()
                     };
@@ -311,7 +341,7 @@ impl Parser {
                     }
                 }
             };
-            self.watched.push_back((WatchId(i), value));
+            extras.watched.push_back((WatchId(i), value));
         }
     }
 
@@ -423,12 +453,12 @@ impl Parser {
 
     /// With [`Options::multiple_values`]: the next completed top-level value.
     pub fn take_completed(&mut self) -> Option<Value> {
-        self.completed.pop_front()
+        self.extras.as_mut()?.completed.pop_front()
     }
 
     /// The error that stopped the parser, if any.
     pub fn error(&self) -> Option<&Error> {
-        self.error.as_ref()
+        self.error.as_deref()
     }
 
     /// Bytes fed so far.
@@ -489,6 +519,20 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A gateway holds one idle parser per open tool call: it must stay
+    /// small and own no heap until bytes arrive (issue 8's budget: 256 B).
+    #[test]
+    fn an_idle_parser_is_small_and_owns_no_heap() {
+        assert!(core::mem::size_of::<Parser>() <= 256);
+        let parser = Parser::new();
+        assert!(parser.extras.is_none() && parser.error.is_none());
+        assert_eq!(parser.frames.capacity(), 0);
+        assert_eq!(parser.segments.capacity(), 0);
+        assert_eq!(parser.text.capacity(), 0);
+        assert_eq!(parser.key.capacity(), 0);
+        assert_eq!(parser.number.capacity(), 0);
+    }
     use crate::json::Limits;
     use alloc::vec;
 
