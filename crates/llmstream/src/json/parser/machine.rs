@@ -43,7 +43,7 @@ impl Parser {
                     }
                 }
                 State::Number(num) => {
-                    if let Some(step) = self.number(bytes, pos, num) {
+                    if let Some(step) = self.number(input, pos, num) {
                         return step;
                     }
                 }

@@ -1,11 +1,18 @@
 //! Numbers: RFC 8259's number grammar, kept as source text.
 
+use super::feed::Input;
 use super::{Num, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
 use crate::json::value::{Number, Value};
 
 impl Parser {
-    pub(super) fn number(&mut self, input: &[u8], pos: &mut usize, mut num: Num) -> Option<Step> {
+    pub(super) fn number(
+        &mut self,
+        piece: &Input<'_>,
+        pos: &mut usize,
+        mut num: Num,
+    ) -> Option<Step> {
+        let input = piece.bytes;
         let limit = self.opts.limits.max_number_bytes;
         let start = *pos;
         while let Some(&byte) = input.get(*pos) {
@@ -23,7 +30,7 @@ impl Parser {
                     return Some(self.fail(ErrorKind::LeadingZero, at));
                 }
                 _ if num.is_complete() => {
-                    self.push_number_bytes(input, start, *pos);
+                    self.push_number_bytes(piece, start, *pos);
                     self.state = State::Number(num);
                     if self.number.len() > limit {
                         let at = self.offset + *pos as u64;
@@ -42,17 +49,34 @@ impl Parser {
                 return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
             }
             *pos += 1;
+            if matches!(num, Num::Int | Num::Frac | Num::ExpDigits) {
+                // Runs of digits, the bulk of a number, without the state
+                // match: the limit is checked once per run, at the byte
+                // where a byte-by-byte check would stop.
+                let rest = input.get(*pos..).unwrap_or(&[]);
+                let run = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+                let room = limit.saturating_sub(self.number.len() + (*pos - start));
+                if run > room {
+                    let at = self.offset + (*pos + room) as u64;
+                    return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
+                }
+                *pos += run;
+            }
         }
-        self.push_number_bytes(input, start, *pos);
+        self.push_number_bytes(piece, start, *pos);
         self.state = State::Number(num);
         None
     }
 
-    pub(super) fn push_number_bytes(&mut self, input: &[u8], start: usize, end: usize) {
-        // Every byte accepted by the number grammar is ASCII.
-        let bytes = input.get(start..end).unwrap_or(&[]);
-        self.number
-            .push_str(core::str::from_utf8(bytes).unwrap_or(""));
+    /// Every byte the number grammar accepts is ASCII, so the text comes
+    /// from the piece's validated text (validated once per piece), not
+    /// from a validation per number.
+    pub(super) fn push_number_bytes(&mut self, piece: &Input<'_>, start: usize, end: usize) {
+        let text = match piece.text(start, end) {
+            Some(text) => text,
+            None => core::str::from_utf8(piece.bytes.get(start..end).unwrap_or(&[])).unwrap_or(""),
+        };
+        self.number.push_str(text);
     }
 
     pub(super) fn complete_number(&mut self) -> Step {
