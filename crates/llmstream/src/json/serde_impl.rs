@@ -413,139 +413,33 @@ struct De<'de> {
     mode: Mode,
 }
 
+/// Forwards `Deserializer` methods of `&Value` to the strict [`De`].
+macro_rules! strict {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, DeError> {
+            De { value: self, mode: STRICT }.$method($($arg,)* visitor)
+        }
+    )*};
+}
+
 /// Reads a `T: Deserialize` out of a value: see [`from_value`].
 impl<'de> Deserializer<'de> for &'de Value {
     type Error = DeError;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_any(visitor)
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_option(visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_enum(name, variants, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_newtype_struct(name, visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_struct(name, fields, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_tuple(len, visitor)
-    }
-
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_f32(visitor)
-    }
-
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_f64(visitor)
-    }
-
-    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_i128(visitor)
-    }
-
-    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_u128(visitor)
-    }
-
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_unit(visitor)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        De {
-            value: self,
-            mode: STRICT,
-        }
-        .deserialize_tuple_struct(name, len, visitor)
+    strict! {
+        deserialize_any();
+        deserialize_option();
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_tuple(len: usize);
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_i128();
+        deserialize_u128();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_tuple_struct(name: &'static str, len: usize);
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
