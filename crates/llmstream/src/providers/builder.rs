@@ -289,6 +289,14 @@ impl MessageBuilder {
         }
     }
 
+    /// The tool call `call` of `choice`, mutably.
+    fn tool_call_mut(&mut self, choice: u64, call: u64) -> Option<&mut ToolCall> {
+        self.message
+            .choices
+            .get_mut(&choice)
+            .and_then(|c| c.tool_calls.get_mut(&call))
+    }
+
     /// Whether the tool call exists.
     pub fn has_tool_call(&self, choice: u64, call: u64) -> bool {
         self.message
@@ -355,12 +363,7 @@ impl MessageBuilder {
         id: Option<&str>,
         name: Option<&str>,
     ) {
-        let Some(tc) = self
-            .message
-            .choices
-            .get_mut(&choice)
-            .and_then(|c| c.tool_calls.get_mut(&call))
-        else {
+        let Some(tc) = self.tool_call_mut(choice, call) else {
             return;
         };
         if let Some(id) = id.filter(|s| !s.is_empty()) {
@@ -387,12 +390,7 @@ impl MessageBuilder {
         if fragment.is_empty() {
             return;
         }
-        if let Some(tc) = self
-            .message
-            .choices
-            .get_mut(&choice)
-            .and_then(|c| c.tool_calls.get_mut(&call))
-        {
+        if let Some(tc) = self.tool_call_mut(choice, call) {
             tc.arguments_text.push_str(fragment);
         }
         self.emit(StreamEvent::ToolCallDelta {
@@ -439,12 +437,7 @@ impl MessageBuilder {
         mut arguments: ArgumentStream,
         text: &str,
     ) {
-        let Some(tc) = self
-            .message
-            .choices
-            .get_mut(&choice)
-            .and_then(|c| c.tool_calls.get_mut(&call))
-        else {
+        let Some(tc) = self.tool_call_mut(choice, call) else {
             return;
         };
         arguments.push(text, |_| {});
@@ -481,12 +474,7 @@ impl MessageBuilder {
         }
         let arguments = stream.end();
         let error = stream.error().map(|e| format!("{e}"));
-        let Some(tc) = self
-            .message
-            .choices
-            .get_mut(&choice)
-            .and_then(|c| c.tool_calls.get_mut(&call))
-        else {
+        let Some(tc) = self.tool_call_mut(choice, call) else {
             return;
         };
         tc.arguments = Some(arguments.clone());
@@ -645,12 +633,7 @@ impl MessageBuilder {
     /// `thoughtSignature` on a `functionCall` part), which the caller must
     /// send back with the call.
     pub fn tool_call_signature(&mut self, choice: u64, call: u64, signature: &str) {
-        if let Some(tc) = self
-            .message
-            .choices
-            .get_mut(&choice)
-            .and_then(|c| c.tool_calls.get_mut(&call))
-        {
+        if let Some(tc) = self.tool_call_mut(choice, call) {
             tc.signature = Some(String::from(signature));
         }
     }
