@@ -119,3 +119,33 @@ fn actions_invalid_escape_before_a_non_ascii_character_does_not_hang() {
         assert!(!events.is_empty(), "{text:?}");
     }
 }
+
+/// actions, crash-bf84ca91: an opening fence whose info string runs past its
+/// limit gave its text back up to the end of the piece, so a second fence
+/// marker later on the same line was read as a fence or as prose depending
+/// on the cuts ("code fence never closed" in one case only).
+#[test]
+fn an_overlong_fence_info_string_is_judged_the_same_whatever_the_cuts() {
+    use llmstream::tools::{ActionEvent, ActionStream};
+    let text = format!("a```{}```b {}\n", "x".repeat(80), "y".repeat(10));
+    let run = |pieces: &[&str]| {
+        let mut stream = ActionStream::new();
+        for piece in pieces {
+            stream.push(piece);
+        }
+        stream.finish();
+        let mut out: Vec<ActionEvent> = Vec::new();
+        while let Some(event) = stream.next_event() {
+            match (out.last_mut(), event) {
+                (Some(ActionEvent::Text(t)), ActionEvent::Text(more)) => t.push_str(&more),
+                (_, event) => out.push(event),
+            }
+        }
+        out
+    };
+    let whole = run(&[&text]);
+    for cut in 1..text.len() {
+        let (a, b) = text.split_at(cut);
+        assert_eq!(run(&[a, b]), whole, "cut at {cut}");
+    }
+}

@@ -454,15 +454,26 @@ impl ActionStream {
     fn fence_info(&mut self, rest: &str) -> usize {
         let end = rest.find('\n');
         let part = rest.get(..end.unwrap_or(rest.len())).unwrap_or("");
-        self.info.push_str(part);
+        // Characters are taken one by one until the info string passes its
+        // limit, so that where it does (and so what is read after it as
+        // prose) does not depend on where the pieces were cut.
+        let mut take = 0;
+        for c in part.chars() {
+            if self.info.len() + take > MAX_INFO {
+                break;
+            }
+            take += c.len_utf8();
+        }
+        self.info.push_str(part.get(..take).unwrap_or(""));
         if self.info.len() > MAX_INFO {
-            // Not a fence opening after all: give the text back.
+            // Not a fence opening after all: give the text back; what
+            // follows is read as prose.
             self.text.push_str("```");
             let info = core::mem::take(&mut self.info);
             self.text.push_str(&info);
             self.mode = Mode::Prose;
             self.line_start = false;
-            return part.len();
+            return take;
         }
         let Some(end) = end else {
             return part.len();
