@@ -5,6 +5,8 @@
 # see src/lib.rs. Idempotent: files are named by their content's hash.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+# Where the seeds go (smoke.sh uses a fresh directory of its own).
+corpus="${CORPUS:-$here/corpus}"
 fixtures="${FIXTURES:-$here/../../shared/fixtures}"
 [ -d "$fixtures" ] || fixtures="$here/../shared/fixtures"
 if [ ! -d "$fixtures" ]; then
@@ -16,13 +18,13 @@ fi
 seed() {
     local target="$1" flags="$2"
     shift 2
-    mkdir -p "$here/corpus/$target"
+    mkdir -p "$corpus/$target"
     local f name
     for f in "$@"; do
         [ -f "$f" ] || continue
         [ "$(stat -c %s "$f")" -le 65536 ] || continue
         name="$( { printf "\\x$flags\\x00"; cat "$f"; } | sha1sum | cut -c1-16)"
-        { printf "\\x$flags\\x00"; cat "$f"; } > "$here/corpus/$target/seed-$name"
+        { printf "\\x$flags\\x00"; cat "$f"; } > "$corpus/$target/seed-$name"
     done
 }
 
@@ -42,6 +44,6 @@ seed actions 00 "$fixtures"/chunker/*.jsonl "$fixtures"/providers/*/*.chunks.txt
 seed chunker 00 "$fixtures"/chunker/*.jsonl
 
 for target in json_parser json_repair sse_decoder providers actions chunker; do
-    count=$(find "$here/corpus/$target" -type f 2>/dev/null | wc -l)
+    count=$(find "$corpus/$target" -type f 2>/dev/null | wc -l)
     echo "$target: $count files"
 done
