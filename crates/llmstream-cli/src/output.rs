@@ -20,12 +20,6 @@ impl Lines {
         let _ = self.out.write_all(b"\n");
     }
 
-    /// Writes one JSON value as a compact line.
-    #[allow(dead_code)]
-    pub fn json(&mut self, value: &serde_json::Value) {
-        self.line(&value.to_string());
-    }
-
     /// Pushes what is buffered to the terminal (for live output).
     pub fn flush(&mut self) {
         let _ = self.out.flush();

@@ -111,9 +111,6 @@ impl Feed<'_, '_> {
     fn exhausted(&mut self) -> Option<Error> {
         self.done = true;
         self.parser.offset += self.pos as u64;
-        if self.eof {
-            self.parser.ended = true;
-        }
         if self.over_limit && self.pos == self.input.bytes.len() {
             let limit = self.parser.opts.limits.max_input_bytes;
             let path = self.parser.path().to_path_buf();

@@ -229,7 +229,6 @@ impl Parser {
     /// The first byte of a value; `Some` when an event is due or on error.
     pub(super) fn value(&mut self, byte: u8, pos: &mut usize, expected: Expected) -> Option<Step> {
         let at = self.offset + *pos as u64;
-        self.started = true;
         match byte {
             b'"' => {
                 *pos += 1;

@@ -85,10 +85,6 @@ pub struct Parser {
     /// Boxed: it is rare, and an `Error` is larger than everything else a
     /// parser holds inline.
     error: Option<Box<Error>>,
-    /// Whether the end of input has been processed.
-    ended: bool,
-    /// Whether any value has started (for "empty input").
-    started: bool,
 }
 
 /// The rarely used parts of a [`Parser`].
@@ -262,8 +258,6 @@ impl Parser {
             extras: None,
             offset: 0,
             error: None,
-            ended: false,
-            started: false,
         }
     }
 
