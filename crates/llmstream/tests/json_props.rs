@@ -482,18 +482,10 @@ fn value_from_events(events: &[OwnedEvent]) -> Result<Option<Value>, String> {
     Ok(root)
 }
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 // ----- properties -----
 
 proptest! {
-    #![proptest_config(config(192))]
+    #![proptest_config(common::config(192))]
 
     /// The final value equals serde_json's, and the events alone rebuild it.
     #[test]
@@ -576,7 +568,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(96))]
+    #![proptest_config(common::config(96))]
 
     /// Whatever the pieces, the events are the same once consecutive deltas
     /// of a path are merged.
@@ -596,7 +588,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(common::config(48))]
 
     /// Every prefix of a valid document is incomplete, never invalid: the
     /// pushes succeed, the end is complete or an `is_incomplete` error, and
@@ -788,7 +780,7 @@ fn verdict(options: Options, pieces: &[&[u8]]) -> Result<Option<String>, Error> 
 }
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(common::config(256))]
 
     /// Whatever the bytes, the parser never panics, and its verdict (the
     /// value, or the error with its kind, offset and path) does not depend

@@ -2,6 +2,8 @@
 //! text, fenced or bare, among prose — and property tests that the events do
 //! not depend on how the text is cut into pieces.
 
+mod common;
+
 use llmstream::json::{parse, PathBuf, Value};
 use llmstream::tools::{ActionEvent, ActionStream};
 use proptest::prelude::*;
@@ -1071,16 +1073,8 @@ fn check_pieces(stream: &Stream, cuts: &[prop::sample::Index]) -> Result<(), Tes
     Ok(())
 }
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(common::config(256))]
 
     #[test]
     fn prop_action_events_do_not_depend_on_the_pieces(

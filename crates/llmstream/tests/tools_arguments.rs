@@ -2,6 +2,8 @@
 //! interleaved ids, fragment and accumulated-text modes, empty and invalid
 //! arguments, and chunking-independence properties.
 
+mod common;
+
 use std::collections::HashMap;
 
 use llmstream::json::{parse, PathBuf, Value};
@@ -375,23 +377,7 @@ fn gen_json() -> impl Strategy<Value = (String, serde_json::Value)> {
         1 => any::<char>(),
     ];
     let string = prop::collection::vec((ch, any::<bool>()), 0..10).prop_map(|chars| {
-        let mut json = String::from("\"");
-        for &(c, escape) in &chars {
-            if escape {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    json.push_str(&format!("\\u{unit:04x}"));
-                }
-            } else {
-                match c {
-                    '"' => json.push_str("\\\""),
-                    '\\' => json.push_str("\\\\"),
-                    c if (c as u32) < 0x20 => json.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => json.push(c),
-                }
-            }
-        }
-        json.push('"');
+        let json = common::json_string_literal(&chars);
         let s: String = chars.iter().map(|&(c, _)| c).collect();
         (json, serde_json::Value::String(s))
     });
@@ -477,16 +463,8 @@ fn to_serde(value: &Value) -> serde_json::Value {
     serde_json::from_str(&value.to_json()).expect("to_json is JSON")
 }
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(common::config(256))]
 
     /// Two calls interleaved in random pieces give, per call, the same
     /// merged events as each call's text in one piece; accumulated mode

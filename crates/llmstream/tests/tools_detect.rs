@@ -1,6 +1,8 @@
 //! Early tool-call detection (`tools::ToolCallDetector`) and the path
 //! watches it is built on (`json::Parser::watch` / `next_watched`).
 
+mod common;
+
 use llmstream::json::{parse, Parser, PathBuf, Value};
 use llmstream::tools::{Detected, ToolCallDetector};
 use proptest::prelude::*;
@@ -227,14 +229,6 @@ fn parser_watch_on_the_root_and_on_scalars() {
 
 // ------------------------------------------------------------ property
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 /// A string literal with random escapes (surrogate pairs included) and the
 /// text it decodes to.
 fn gen_string() -> impl Strategy<Value = (String, String)> {
@@ -247,29 +241,13 @@ fn gen_string() -> impl Strategy<Value = (String, String)> {
         1 => any::<char>(),
     ];
     prop::collection::vec((ch, any::<bool>()), 0..10).prop_map(|chars| {
-        let mut json = String::from("\"");
-        for &(c, escape) in &chars {
-            if escape {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    json.push_str(&format!("\\u{unit:04x}"));
-                }
-            } else {
-                match c {
-                    '"' => json.push_str("\\\""),
-                    '\\' => json.push_str("\\\\"),
-                    c if (c as u32) < 0x20 => json.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => json.push(c),
-                }
-            }
-        }
-        json.push('"');
+        let json = common::json_string_literal(&chars);
         (json, chars.iter().map(|&(c, _)| c).collect())
     })
 }
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(common::config(256))]
 
     /// Id and name before the input (the usual order): the same events
     /// whatever the pieces, the id and name exactly as decoded, and the end

@@ -56,3 +56,36 @@ pub fn events_of(parser: &mut Parser, pieces: &[&[u8]]) -> Result<Vec<OwnedEvent
 pub fn to_serde(value: &Value) -> serde_json::Value {
     serde_json::from_str(&value.to_json()).expect("our output is valid JSON")
 }
+
+/// Proptest settings for `cases` cases that write no regression files.
+pub fn config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// A JSON string literal of these characters, each written as `\uXXXX`
+/// escapes (a surrogate pair above U+FFFF) when its flag is set, else
+/// escaped only where JSON requires it.
+pub fn json_string_literal(chars: &[(char, bool)]) -> String {
+    let mut json = String::from("\"");
+    for &(c, escape) in chars {
+        if escape {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                json.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            match c {
+                '"' => json.push_str("\\\""),
+                '\\' => json.push_str("\\\\"),
+                c if (c as u32) < 0x20 => json.push_str(&format!("\\u{:04x}", c as u32)),
+                c => json.push(c),
+            }
+        }
+    }
+    json.push('"');
+    json
+}
