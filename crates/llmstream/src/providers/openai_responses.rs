@@ -339,13 +339,17 @@ impl Accumulator {
         }
     }
 
-    fn item_added(&mut self, payload: &Value) {
-        let Some(key) = self.key(payload) else {
-            return;
-        };
+    /// An `output_item.*` event's key and item; either one marks the
+    /// response as started and as having output.
+    fn item<'v>(&mut self, payload: &'v Value) -> Option<(u64, &'v Value)> {
+        let key = self.key(payload)?;
         self.ensure_started();
         self.response.has_items = true;
-        let Some(item) = payload.get("item") else {
+        Some((key, payload.get("item")?))
+    }
+
+    fn item_added(&mut self, payload: &Value) {
+        let Some((key, item)) = self.item(payload) else {
             return;
         };
         match get_str(item, "type") {
@@ -367,12 +371,7 @@ impl Accumulator {
     }
 
     fn item_done(&mut self, payload: &Value) {
-        let Some(key) = self.key(payload) else {
-            return;
-        };
-        self.ensure_started();
-        self.response.has_items = true;
-        let Some(item) = payload.get("item") else {
+        let Some((key, item)) = self.item(payload) else {
             return;
         };
         match get_str(item, "type") {
