@@ -78,7 +78,7 @@ fn block_mask(block: &[u8; 16]) -> u128 {
 }
 
 #[inline]
-fn ends_run(b: u8) -> bool {
+pub(crate) fn ends_run(b: u8) -> bool {
     (b == b'"') | (b == b'\\') | (b < 0x20)
 }
 

@@ -79,7 +79,13 @@ impl Parser {
                         return step;
                     }
                 }
-                _ if is_whitespace(byte) => *pos += 1,
+                _ if is_whitespace(byte) => {
+                    // Indentation comes in runs: skip them in one loop.
+                    *pos += 1;
+                    while bytes.get(*pos).is_some_and(|&b| is_whitespace(b)) {
+                        *pos += 1;
+                    }
+                }
                 State::RootValue => {
                     if let Some(step) = self.value(byte, pos, Expected::Value) {
                         return step;

@@ -7,7 +7,7 @@ use super::feed::Input;
 use super::snapshot::descend;
 use super::{Escape, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
-use crate::json::scan::{run_end_mask, string_run_end, Tail, Utf8Tail};
+use crate::json::scan::{ends_run, run_end_mask, string_run_end, Tail, Utf8Tail};
 use crate::json::value::Value;
 
 impl Parser {
@@ -104,7 +104,9 @@ impl Parser {
                             }
                         }
                     }
-                    let run = string_run_end(rest);
+                    // At a quote or an escape (the usual stop) there is no
+                    // run to look for.
+                    let run = if ends_run(byte) { 0 } else { string_run_end(rest) };
                     if run > 0 {
                         let raw = rest.get(..run).unwrap_or(&[]);
                         let fast = input.text(*pos, *pos + run);
