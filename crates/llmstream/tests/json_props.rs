@@ -499,6 +499,11 @@ proptest! {
         prop_assert_eq!(to_serde(&value), expected, "{:?}", text);
         let rebuilt = value_from_events(&out.events).map_err(TestCaseError::fail)?;
         prop_assert_eq!(rebuilt.as_ref(), Some(&value));
+        // `json::parse` builds the value its own way (on a stack, attached
+        // as containers close): the same value.
+        let parsed = llmstream::json::parse(text.as_bytes())
+            .map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+        prop_assert_eq!(&parsed, &value);
     }
 
     /// After every piece the snapshot is a monotonic prefix of the final
@@ -799,6 +804,11 @@ proptest! {
         let whole = verdict(options, &[&bytes]);
         let split = verdict(options, &cut(&bytes, seed, max));
         prop_assert_eq!(&split, &whole, "{:?}", String::from_utf8_lossy(&bytes));
+        // `json::parse_with` (value built for the end only) gives the same
+        // value, or the same error, as the live parser.
+        let single = options.multiple_values(false);
+        let parsed = llmstream::json::parse_with(&bytes, single).map(|v| Some(v.to_json()));
+        prop_assert_eq!(parsed, verdict(single, &[&bytes]), "{:?}", String::from_utf8_lossy(&bytes));
         if !lenient {
             let serde = serde_json::from_slice::<serde_json::Value>(&bytes);
             prop_assert_eq!(

@@ -52,6 +52,9 @@ fn y_files_are_accepted_with_serde_json_values() {
                 .unwrap_or_else(|| panic!("{name} ({how}): no value"));
             assert_eq!(to_serde(&value), expected, "{name} ({how})");
         }
+        let parsed = llmstream::json::parse(bytes)
+            .unwrap_or_else(|e| panic!("{name} rejected by json::parse: {e}"));
+        assert_eq!(to_serde(&parsed), expected, "{name} (json::parse)");
     }
     assert!(count >= 95, "only {count} y_ files found");
 }
@@ -72,6 +75,9 @@ fn n_files_are_rejected() {
             if let Ok(value) = parse_pieces(&pieces) {
                 panic!("{name} ({how}) accepted as {value:?}");
             }
+        }
+        if let Ok(value) = llmstream::json::parse(bytes) {
+            panic!("{name} accepted by json::parse as {value:?}");
         }
     }
     assert!(count >= 180, "only {count} n_ files found");

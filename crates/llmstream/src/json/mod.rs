@@ -45,7 +45,7 @@ pub fn parse(input: &[u8]) -> Result<Value, Error> {
 
 /// Parses one complete JSON document with these options.
 pub fn parse_with(input: &[u8], options: Options) -> Result<Value, Error> {
-    let mut parser = Parser::with_options(options.snapshot(true).multiple_values(false));
+    let mut parser = Parser::with_options(options.final_value().multiple_values(false));
     parser.push(input)?;
     parser.end()?;
     // A successful end means a complete value was read.

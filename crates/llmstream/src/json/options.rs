@@ -1,5 +1,16 @@
 //! What the parser accepts and how much of it.
 
+/// What the parser keeps of the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// Events only.
+    Nothing,
+    /// The live partial value, current after every piece.
+    Live,
+    /// The value once it completes (see [`Options::final_value`]).
+    Final,
+}
+
 /// Parser options. The default is strict RFC 8259 with the default
 /// [`Limits`]; every leniency is opt-in.
 ///
@@ -15,7 +26,7 @@ pub struct Options {
     pub(crate) trailing_commas: bool,
     pub(crate) growing_numbers: bool,
     pub(crate) multiple_values: bool,
-    pub(crate) snapshot: bool,
+    pub(crate) keep: Keep,
     pub(crate) stop_after_value: bool,
     pub(crate) limits: Limits,
 }
@@ -33,7 +44,7 @@ impl Options {
             trailing_commas: false,
             growing_numbers: false,
             multiple_values: false,
-            snapshot: true,
+            keep: Keep::Live,
             stop_after_value: false,
             limits: Limits::new(),
         }
@@ -65,7 +76,16 @@ impl Options {
     /// Keep the live partial value (default: yes). Without it the parser
     /// only reports events, and does no allocation per value.
     pub const fn snapshot(mut self, yes: bool) -> Self {
-        self.snapshot = yes;
+        self.keep = if yes { Keep::Live } else { Keep::Nothing };
+        self
+    }
+
+    /// Build the value for the end only (what [`parse`](super::parse)
+    /// wants): each container is filled on a stack and attached to its
+    /// parent when it closes, instead of each value being placed through
+    /// the open path, so `snapshot()` is `None` until the value completes.
+    pub(crate) const fn final_value(mut self) -> Self {
+        self.keep = Keep::Final;
         self
     }
 

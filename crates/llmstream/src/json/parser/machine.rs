@@ -1,8 +1,6 @@
 //! The grammar: one state per position in RFC 8259's grammar, and the
 //! transitions between them for the bytes outside strings and numbers.
 
-use alloc::string::String;
-
 use super::feed::Input;
 use super::{Container, Escape, Num, Parser, Raw, State, Step, Word};
 use crate::json::error::{Error, ErrorKind, Expected};
@@ -240,7 +238,7 @@ impl Parser {
                 *pos += 1;
                 self.text.clear();
                 self.delivered = 0;
-                self.insert(Value::String(String::new()));
+                self.open_string();
                 self.state = State::Str {
                     key: false,
                     escape: Escape::None,
@@ -272,7 +270,7 @@ impl Parser {
                         Raw::StartArray(depth),
                     )
                 };
-                self.insert(value);
+                self.open_container(value);
                 self.frames.push(container);
                 if container == Container::Array {
                     self.set_segment_index(depth, 0);
@@ -299,7 +297,7 @@ impl Parser {
                     b'f' => Word::False,
                     _ => Word::Null,
                 };
-                self.insert(word.value());
+                self.add_scalar(word.value());
                 self.state = State::Literal { word, matched: 1 };
                 None
             }
@@ -310,6 +308,7 @@ impl Parser {
     pub(super) fn close(&mut self, container: Container) -> Step {
         self.frames.pop();
         let depth = self.frames.len();
+        self.close_container();
         self.after_value();
         Step::Event(match container {
             Container::Array => Raw::EndArray(depth),

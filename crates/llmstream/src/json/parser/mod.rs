@@ -96,6 +96,9 @@ struct Extras {
     watches: Vec<PathBuf>,
     /// Watched values that completed, oldest first.
     watched: VecDeque<(WatchId, Value)>,
+    /// With [`Keep::Final`](crate::json::options::Keep): the open
+    /// containers, outermost first, each filled until it closes.
+    building: Vec<Value>,
 }
 
 /// A path registered with [`Parser::watch`].
@@ -291,10 +294,13 @@ impl Parser {
         self.extras.as_ref().is_some_and(|e| !e.watches.is_empty())
     }
 
+    fn extras_mut(&mut self) -> &mut Extras {
+        self.extras.get_or_insert_with(Box::default)
+    }
+
     /// Keeps a completed top-level value of a sequence.
     fn keep_completed(&mut self, value: Value) {
-        let extras = self.extras.get_or_insert_with(Box::default);
-        extras.completed.push_back(value);
+        self.extras_mut().completed.push_back(value);
     }
 
     fn check_watches(&mut self, raw: Raw) {
@@ -323,17 +329,10 @@ impl Parser {
                 Raw::Number(_) => Value::Number(Number::from_valid(&self.number)),
                 Raw::Bool(_, b) => Value::Bool(b),
                 Raw::Null(_) => Value::Null,
-                _ => {
-                    let root = if depth == 0 && self.root.is_none() {
-                        extras.completed.back()
-                    } else {
-                        self.root.as_ref()
-                    };
-                    match root.and_then(|r| r.at(Path::new(path))) {
-                        Some(v) => v.clone(),
-                        None => continue,
-                    }
-                }
+                _ => match self.completed_at(depth) {
+                    Some(v) => v.clone(),
+                    None => continue,
+                },
             };
             extras.watched.push_back((WatchId(i), value));
         }

@@ -3,6 +3,7 @@
 use super::feed::Input;
 use super::{Num, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
+use crate::json::options::Keep;
 use crate::json::value::{Number, Value};
 
 impl Parser {
@@ -84,7 +85,7 @@ impl Parser {
         if self.number_shown {
             self.replace_current(value);
         } else {
-            self.insert(value);
+            self.add_scalar(value);
         }
         self.number_shown = false;
         let depth = self.frames.len();
@@ -93,11 +94,14 @@ impl Parser {
     }
 
     pub(super) fn show_growing_number(&mut self) {
+        if self.opts.keep != Keep::Live {
+            return;
+        }
         if let Some(n) = number_prefix(&self.number) {
             if self.number_shown {
                 self.replace_current(Value::Number(n));
             } else {
-                self.insert(Value::Number(n));
+                self.add_scalar(Value::Number(n));
                 self.number_shown = true;
             }
         }

@@ -1,15 +1,113 @@
-//! The live partial value: where a new value goes in it, found by walking
-//! the open path from the root (cost: the depth, never the document).
+//! The value the parser keeps (see [`Keep`]).
+//!
+//! Live: every value goes into the partial value as it starts, found by
+//! walking the open path from the root (cost: the depth, never the
+//! document), so the snapshot is current after every piece.
+//!
+//! Final: containers are filled on a stack and attached to their parent
+//! when they close, as a recursive parser would build them; nothing walks
+//! the path, and the value exists once it is complete.
+
+use alloc::string::String;
 
 use super::Parser;
+use crate::json::options::Keep;
+use crate::json::path::Segment;
 use crate::json::value::Value;
 
 impl Parser {
-    /// Adds a value that has just started to the snapshot.
-    pub(super) fn insert(&mut self, value: Value) {
-        if !self.opts.snapshot {
+    /// A value whole at its first byte (a literal) or at its last (a
+    /// number).
+    pub(super) fn add_scalar(&mut self, value: Value) {
+        match self.opts.keep {
+            Keep::Nothing => {}
+            Keep::Live => self.insert_live(value),
+            Keep::Final => self.attach_final(value),
+        }
+    }
+
+    /// A value string opens: live, it is shown (empty) at once.
+    pub(super) fn open_string(&mut self) {
+        if self.opts.keep == Keep::Live {
+            self.insert_live(Value::String(String::new()));
+        }
+    }
+
+    /// A value string closes: for the final value it is added now.
+    pub(super) fn close_string(&mut self) {
+        if self.opts.keep == Keep::Final {
+            self.attach_final(Value::String(self.text.as_str().into()));
+        }
+    }
+
+    /// An object or array opens (`value` is it, empty).
+    pub(super) fn open_container(&mut self, value: Value) {
+        match self.opts.keep {
+            Keep::Nothing => {}
+            Keep::Live => self.insert_live(value),
+            Keep::Final => self.extras_mut().building.push(value),
+        }
+    }
+
+    /// The container at depth `self.frames.len()` has closed: for the final
+    /// value it joins its parent, under the key its path names.
+    pub(super) fn close_container(&mut self) {
+        if self.opts.keep != Keep::Final {
             return;
         }
+        let Some(extras) = self.extras.as_deref_mut() else {
+            return;
+        };
+        let Some(value) = extras.building.pop() else {
+            return;
+        };
+        match extras.building.last_mut() {
+            None => self.root = Some(value),
+            Some(parent) => {
+                let depth = self.frames.len();
+                let key = match self.segments.get(depth.wrapping_sub(1)) {
+                    Some(Segment::Key(key)) => key.as_str(),
+                    _ => "",
+                };
+                attach(parent, key, value);
+            }
+        }
+    }
+
+    /// Replaces the value being parsed (a growing number) in the snapshot.
+    pub(super) fn replace_current(&mut self, value: Value) {
+        if self.opts.keep != Keep::Live {
+            return;
+        }
+        let depth = self.frames.len();
+        if let Some(slot) = descend(&mut self.root, depth) {
+            *slot = value;
+        }
+    }
+
+    /// The value completed just now at `depth` (a container that closed).
+    pub(super) fn completed_at(&self, depth: usize) -> Option<&Value> {
+        let root = match (&self.root, &self.extras) {
+            (None, Some(extras)) if depth == 0 => extras.completed.back(),
+            (root, _) => root.as_ref(),
+        };
+        match self.opts.keep {
+            Keep::Final if depth > 0 => {
+                let parent = self.extras.as_ref()?.building.get(depth - 1)?;
+                match parent {
+                    Value::Array(items) => items.last(),
+                    Value::Object(map) => map.iter().last().map(|(_, v)| v),
+                    _ => None,
+                }
+            }
+            _ => {
+                let path = self.segments.get(..depth)?;
+                root?.at(crate::json::path::Path::new(path))
+            }
+        }
+    }
+
+    fn insert_live(&mut self, value: Value) {
         let depth = self.frames.len();
         if depth == 0 {
             self.root = Some(value);
@@ -20,14 +118,14 @@ impl Parser {
         }
     }
 
-    /// Replaces the value being parsed (a growing number) in the snapshot.
-    pub(super) fn replace_current(&mut self, value: Value) {
-        if !self.opts.snapshot {
-            return;
-        }
-        let depth = self.frames.len();
-        if let Some(slot) = descend(&mut self.root, depth) {
-            *slot = value;
+    fn attach_final(&mut self, value: Value) {
+        match self
+            .extras
+            .as_deref_mut()
+            .and_then(|e| e.building.last_mut())
+        {
+            Some(container) => attach(container, &self.key, value),
+            None => self.root = Some(value),
         }
     }
 }

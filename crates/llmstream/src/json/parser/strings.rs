@@ -7,6 +7,7 @@ use super::feed::Input;
 use super::snapshot::descend;
 use super::{Escape, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
+use crate::json::options::Keep;
 use crate::json::scan::{ends_run, run_end_mask, string_run_end, Tail, Utf8Tail};
 use crate::json::value::Value;
 
@@ -106,7 +107,11 @@ impl Parser {
                     }
                     // At a quote or an escape (the usual stop) there is no
                     // run to look for.
-                    let run = if ends_run(byte) { 0 } else { string_run_end(rest) };
+                    let run = if ends_run(byte) {
+                        0
+                    } else {
+                        string_run_end(rest)
+                    };
                     if run > 0 {
                         let raw = rest.get(..run).unwrap_or(&[]);
                         let fast = input.text(*pos, *pos + run);
@@ -164,6 +169,7 @@ impl Parser {
                             }
                             *pos += 1;
                             let depth = self.frames.len();
+                            self.close_string();
                             self.after_value();
                             return Some(Step::Event(Raw::Str(depth)));
                         }
@@ -303,7 +309,7 @@ impl Parser {
     pub(super) fn delta(&mut self) -> Step {
         let from = self.delivered;
         self.delivered = self.text.len();
-        if self.opts.snapshot {
+        if self.opts.keep == Keep::Live {
             let depth = self.frames.len();
             if let Some(Value::String(shown)) = descend(&mut self.root, depth) {
                 shown.push_str(self.text.get(from..).unwrap_or(""));
