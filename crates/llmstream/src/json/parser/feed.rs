@@ -132,7 +132,7 @@ impl Feed<'_, '_> {
             self.done = true;
             return Some(Err(error.clone()));
         }
-        match self.parser.step(&self.input, &mut self.pos, self.eof) {
+        match self.parser.step(&self.input, &mut self.pos, self.eof, false) {
             Step::Event(raw) => {
                 if self.parser.has_watches() {
                     self.parser.check_watches(raw);
@@ -160,8 +160,10 @@ impl Feed<'_, '_> {
             self.done = true;
             return Err(error.clone());
         }
+        // Events matter here only to watches.
+        let quiet = !self.parser.has_watches();
         while !self.done {
-            match self.parser.step(&self.input, &mut self.pos, self.eof) {
+            match self.parser.step(&self.input, &mut self.pos, self.eof, quiet) {
                 Step::Event(raw) => {
                     if self.parser.has_watches() {
                         self.parser.check_watches(raw);

@@ -26,23 +26,41 @@ impl Parser {
         self.fail(ErrorKind::Unexpected { expected, found }, offset)
     }
 
-    /// Runs until one event is certain or the piece is used up.
-    pub(super) fn step(&mut self, input: &Input<'_>, pos: &mut usize, eof: bool) -> Step {
+    /// Runs until one event is certain or the piece is used up; when
+    /// `quiet` (nobody reads the events), on past events until the piece is
+    /// used up, which saves a return and a call per event.
+    pub(super) fn step(
+        &mut self,
+        input: &Input<'_>,
+        pos: &mut usize,
+        eof: bool,
+        quiet: bool,
+    ) -> Step {
         let bytes = input.bytes;
+        // Hands an event to the caller, or (quiet) goes on.
+        macro_rules! emit {
+            ($step:expr) => {{
+                let step = $step;
+                if quiet && matches!(step, Step::Event(_)) {
+                    continue;
+                }
+                return step;
+            }};
+        }
         loop {
             let Some(&byte) = bytes.get(*pos) else {
-                return self.end_of_piece(eof);
+                emit!(self.end_of_piece(eof));
             };
             let at = self.offset + *pos as u64;
             match self.state {
                 State::Str { key, escape } => {
                     if let Some(step) = self.string(input, pos, key, escape) {
-                        return step;
+                        emit!(step);
                     }
                 }
                 State::Number(num) => {
                     if let Some(step) = self.number(input, pos, num) {
-                        return step;
+                        emit!(step);
                     }
                 }
                 State::Literal { word, matched } => {
@@ -54,11 +72,11 @@ impl Parser {
                     if usize::from(matched) + 1 == expected.len() {
                         let depth = self.frames.len();
                         self.after_scalar();
-                        return Step::Event(match word {
+                        emit!(Step::Event(match word {
                             Word::True => Raw::Bool(depth, true),
                             Word::False => Raw::Bool(depth, false),
                             Word::Null => Raw::Null(depth),
-                        });
+                        }));
                     }
                     self.state = State::Literal {
                         word,
@@ -74,7 +92,7 @@ impl Parser {
                         return self.unexpected(Expected::ValueSeparator, byte, at);
                     }
                     if let Some(step) = self.value(byte, pos, Expected::Value) {
-                        return step;
+                        emit!(step);
                     }
                 }
                 _ if is_whitespace(byte) => {
@@ -86,30 +104,30 @@ impl Parser {
                 }
                 State::RootValue => {
                     if let Some(step) = self.value(byte, pos, Expected::Value) {
-                        return step;
+                        emit!(step);
                     }
                 }
                 State::MemberValue => {
                     if let Some(step) = self.value(byte, pos, Expected::ValueAfterColon) {
-                        return step;
+                        emit!(step);
                     }
                 }
                 State::ArrayFirst => {
                     if byte == b']' {
                         *pos += 1;
-                        return self.close(Container::Array);
+                        emit!(self.close(Container::Array));
                     }
                     if let Some(step) = self.value(byte, pos, Expected::ValueOrArrayEnd) {
-                        return step;
+                        emit!(step);
                     }
                 }
                 State::ArrayValue => {
                     if byte == b']' && self.opts.trailing_commas {
                         *pos += 1;
-                        return self.close(Container::Array);
+                        emit!(self.close(Container::Array));
                     }
                     if let Some(step) = self.value(byte, pos, Expected::ValueAfterComma) {
-                        return step;
+                        emit!(step);
                     }
                 }
                 State::ArrayNext => match byte {
@@ -124,7 +142,7 @@ impl Parser {
                     }
                     b']' => {
                         *pos += 1;
-                        return self.close(Container::Array);
+                        emit!(self.close(Container::Array));
                     }
                     _ => return self.unexpected(Expected::CommaOrArrayEnd, byte, at),
                 },
@@ -139,7 +157,7 @@ impl Parser {
                     }
                     b'}' if self.state == State::ObjectFirst || self.opts.trailing_commas => {
                         *pos += 1;
-                        return self.close(Container::Object);
+                        emit!(self.close(Container::Object));
                     }
                     _ => {
                         let expected = if self.state == State::ObjectFirst {
@@ -164,7 +182,7 @@ impl Parser {
                     }
                     b'}' => {
                         *pos += 1;
-                        return self.close(Container::Object);
+                        emit!(self.close(Container::Object));
                     }
                     _ => return self.unexpected(Expected::CommaOrObjectEnd, byte, at),
                 },
