@@ -261,19 +261,26 @@ impl Number {
         }
     }
 
-    /// Stores text the caller has already checked against the grammar.
-    pub(crate) fn from_valid(text: &str) -> Number {
+    /// Stores bytes the caller has already checked against the grammar
+    /// (so all ASCII).
+    pub(crate) fn from_valid_bytes(text: &[u8]) -> Number {
         let mut bytes = [0u8; INLINE];
         match bytes.get_mut(..text.len()) {
             Some(head) => {
-                head.copy_from_slice(text.as_bytes());
+                head.copy_from_slice(text);
                 Number(Repr::Inline {
                     len: text.len() as u8,
                     bytes,
                 })
             }
-            None => Number(Repr::Heap(text.into())),
+            // Checked bytes are ASCII: `from_utf8` cannot fail here.
+            None => Number(Repr::Heap(core::str::from_utf8(text).unwrap_or("").into())),
         }
+    }
+
+    /// Stores text the caller has already checked against the grammar.
+    pub(crate) fn from_valid(text: &str) -> Number {
+        Number::from_valid_bytes(text.as_bytes())
     }
 
     /// The number exactly as written in the document.
@@ -351,6 +358,13 @@ impl fmt::Write for NumberBuf {
 
 /// Whether `text` matches RFC 8259's `number` production exactly.
 pub(crate) fn is_json_number(text: &[u8]) -> bool {
+    number_len(text) == Some(text.len())
+}
+
+/// The length of the number the grammar reads at the start of `text`
+/// (greedily: every digit it can take), or `None` if `text` does not start
+/// with a whole number.
+pub(crate) fn number_len(text: &[u8]) -> Option<usize> {
     let mut i = 0;
     let at = |i: usize| text.get(i).copied();
     if at(i) == Some(b'-') {
@@ -363,12 +377,12 @@ pub(crate) fn is_json_number(text: &[u8]) -> bool {
                 i += 1;
             }
         }
-        _ => return false,
+        _ => return None,
     }
     if at(i) == Some(b'.') {
         i += 1;
         if !matches!(at(i), Some(b'0'..=b'9')) {
-            return false;
+            return None;
         }
         while matches!(at(i), Some(b'0'..=b'9')) {
             i += 1;
@@ -380,13 +394,13 @@ pub(crate) fn is_json_number(text: &[u8]) -> bool {
             i += 1;
         }
         if !matches!(at(i), Some(b'0'..=b'9')) {
-            return false;
+            return None;
         }
         while matches!(at(i), Some(b'0'..=b'9')) {
             i += 1;
         }
     }
-    i == text.len()
+    Some(i)
 }
 
 /// The members of a JSON object, in document order.

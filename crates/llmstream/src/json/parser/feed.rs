@@ -132,7 +132,10 @@ impl Feed<'_, '_> {
             self.done = true;
             return Some(Err(error.clone()));
         }
-        match self.parser.step(&self.input, &mut self.pos, self.eof, false) {
+        match self
+            .parser
+            .step(&self.input, &mut self.pos, self.eof, false)
+        {
             Step::Event(raw) => {
                 if self.parser.has_watches() {
                     self.parser.check_watches(raw);
@@ -163,7 +166,10 @@ impl Feed<'_, '_> {
         // Events matter here only to watches.
         let quiet = !self.parser.has_watches();
         while !self.done {
-            match self.parser.step(&self.input, &mut self.pos, self.eof, quiet) {
+            match self
+                .parser
+                .step(&self.input, &mut self.pos, self.eof, quiet)
+            {
                 Step::Event(raw) => {
                     if self.parser.has_watches() {
                         self.parser.check_watches(raw);

@@ -91,7 +91,7 @@ impl Parser {
                     if !matches!(byte, b'"' | b'[' | b'{') {
                         return self.unexpected(Expected::ValueSeparator, byte, at);
                     }
-                    if let Some(step) = self.value(byte, pos, Expected::Value) {
+                    if let Some(step) = self.value(input, pos, Expected::Value, quiet) {
                         emit!(step);
                     }
                 }
@@ -103,12 +103,12 @@ impl Parser {
                     }
                 }
                 State::RootValue => {
-                    if let Some(step) = self.value(byte, pos, Expected::Value) {
+                    if let Some(step) = self.value(input, pos, Expected::Value, quiet) {
                         emit!(step);
                     }
                 }
                 State::MemberValue => {
-                    if let Some(step) = self.value(byte, pos, Expected::ValueAfterColon) {
+                    if let Some(step) = self.value(input, pos, Expected::ValueAfterColon, quiet) {
                         emit!(step);
                     }
                 }
@@ -117,7 +117,7 @@ impl Parser {
                         *pos += 1;
                         emit!(self.close(Container::Array));
                     }
-                    if let Some(step) = self.value(byte, pos, Expected::ValueOrArrayEnd) {
+                    if let Some(step) = self.value(input, pos, Expected::ValueOrArrayEnd, quiet) {
                         emit!(step);
                     }
                 }
@@ -126,7 +126,7 @@ impl Parser {
                         *pos += 1;
                         emit!(self.close(Container::Array));
                     }
-                    if let Some(step) = self.value(byte, pos, Expected::ValueAfterComma) {
+                    if let Some(step) = self.value(input, pos, Expected::ValueAfterComma, quiet) {
                         emit!(step);
                     }
                 }
@@ -249,8 +249,15 @@ impl Parser {
     }
 
     /// The first byte of a value; `Some` when an event is due or on error.
-    pub(super) fn value(&mut self, byte: u8, pos: &mut usize, expected: Expected) -> Option<Step> {
+    pub(super) fn value(
+        &mut self,
+        input: &Input<'_>,
+        pos: &mut usize,
+        expected: Expected,
+        quiet: bool,
+    ) -> Option<Step> {
         let at = self.offset + *pos as u64;
+        let byte = *input.bytes.get(*pos)?;
         match byte {
             b'"' => {
                 *pos += 1;
@@ -297,6 +304,9 @@ impl Parser {
                 Some(Step::Event(raw))
             }
             b'-' | b'0'..=b'9' => {
+                if let Some(step) = self.whole_number(input.bytes, pos, quiet) {
+                    return Some(step);
+                }
                 *pos += 1;
                 self.number.clear();
                 self.number.push(char::from(byte));

@@ -4,7 +4,7 @@ use super::feed::Input;
 use super::{Num, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
 use crate::json::options::Keep;
-use crate::json::value::{Number, Value};
+use crate::json::value::{number_len, Number, Value};
 
 impl Parser {
     pub(super) fn number(
@@ -67,6 +67,42 @@ impl Parser {
         self.push_number_bytes(piece, start, *pos);
         self.state = State::Number(num);
         None
+    }
+
+    /// The common case: a number that ends inside this piece, read in one
+    /// go and stored straight from the input. `None` (nothing consumed)
+    /// sends the number to the state machine: when it may go on in the
+    /// next piece, or is invalid or over the limit, which the state machine
+    /// reports at the exact byte. When `quiet`, nobody reads the number's
+    /// event, so its text is not copied for one.
+    pub(super) fn whole_number(
+        &mut self,
+        bytes: &[u8],
+        pos: &mut usize,
+        quiet: bool,
+    ) -> Option<Step> {
+        let rest = bytes.get(*pos..)?;
+        let len = number_len(rest)?;
+        let next = *rest.get(len)?;
+        // The grammar read greedily, so a digit can follow only a leading
+        // zero (`01`), an error the state machine names; any other byte
+        // ends the number there, as it does in the state machine.
+        if next.is_ascii_digit() || len > self.opts.limits.max_number_bytes {
+            return None;
+        }
+        let text = rest.get(..len)?;
+        if !quiet {
+            self.number.clear();
+            // The grammar's bytes are ASCII.
+            self.number
+                .push_str(core::str::from_utf8(text).unwrap_or_default());
+        }
+        *pos += len;
+        self.number_shown = false;
+        self.add_scalar(Value::Number(Number::from_valid_bytes(text)));
+        let depth = self.frames.len();
+        self.after_scalar();
+        Some(Step::Event(Raw::Number(depth)))
     }
 
     /// Every byte the number grammar accepts is ASCII, so the text comes
