@@ -15,9 +15,9 @@ impl Parser {
             Raw::EndArray(d) => (d, EventKind::EndArray),
             Raw::Delta { depth, from } => (
                 depth,
-                EventKind::StringDelta(self.text.get(from..).unwrap_or("")),
+                EventKind::StringDelta(self.open_text(depth).get(from..).unwrap_or("")),
             ),
-            Raw::Str(d) => (d, EventKind::String(&self.text)),
+            Raw::Str(d) => (d, EventKind::String(self.open_text(d))),
             Raw::Number(d) => (d, EventKind::Number(&self.number)),
             Raw::Bool(d, b) => (d, EventKind::Bool(b)),
             Raw::Null(d) => (d, EventKind::Null),

@@ -196,7 +196,7 @@ impl Parser {
     /// growing number, or (at the end of input) finish or fail.
     pub(super) fn end_of_piece(&mut self, eof: bool) -> Step {
         if let State::Str { key: false, .. } = self.state {
-            if self.text.len() > self.delivered {
+            if self.open_text(self.frames.len()).len() > self.delivered {
                 return self.delta();
             }
         }

@@ -325,7 +325,7 @@ impl Parser {
                 continue;
             }
             let value = match raw {
-                Raw::Str(_) => Value::String(self.text.clone()),
+                Raw::Str(d) => Value::String(self.open_text(d).into()),
                 Raw::Number(_) => Value::Number(Number::from_valid(&self.number)),
                 Raw::Bool(_, b) => Value::Bool(b),
                 Raw::Null(_) => Value::Null,

@@ -144,6 +144,19 @@ pub(super) fn descend(root: &mut Option<Value>, levels: usize) -> Option<&mut Va
     Some(value)
 }
 
+/// [`descend`] without changing anything.
+pub(super) fn descend_ref(root: Option<&Value>, levels: usize) -> Option<&Value> {
+    let mut value = root?;
+    for _ in 0..levels {
+        value = match value {
+            Value::Array(items) => items.last()?,
+            Value::Object(map) => &map.iter().last()?.1,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
 /// Appends `value` to an open container (`key` names it in an object).
 pub(super) fn attach(container: &mut Value, key: &str, value: Value) {
     match container {

@@ -4,7 +4,7 @@
 use alloc::string::String;
 
 use super::feed::Input;
-use super::snapshot::descend;
+use super::snapshot::{descend, descend_ref};
 use super::{Escape, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
 use crate::json::options::Keep;
@@ -31,18 +31,23 @@ impl Parser {
         else {
             return None;
         };
-        let limits = &self.opts.limits;
-        // At most three held bytes complete a character of at most four:
-        // with them, the decoded text is never longer than its source.
+        let limits = self.opts.limits;
         if self.error.is_some()
             || self.offset.saturating_add(input.len() as u64) > limits.max_input_bytes
-            || self.text.len().saturating_add(input.len() + 3) > limits.max_string_bytes
         {
             return None;
         }
-        let (end, valid) = decode_piece(&mut self.text, &mut self.utf8, input)?;
-        if end == input.len() && self.text.len() > self.delivered {
-            self.delta();
+        let depth = self.frames.len();
+        let target = open_text_mut(self.opts.keep, &mut self.root, &mut self.text, depth);
+        // At most three held bytes complete a character of at most four:
+        // with them, the decoded text is never longer than its source.
+        if target.len().saturating_add(input.len() + 3) > limits.max_string_bytes {
+            return None;
+        }
+        let (end, valid) = decode_piece(target, &mut self.utf8, input)?;
+        let len = target.len();
+        if end == input.len() && len > self.delivered {
+            self.delivered = len;
         }
         Some((end, valid))
     }
@@ -96,7 +101,7 @@ impl Parser {
                     // closing quote and at anything unusual, which the exact
                     // code below handles.
                     if let Some(valid) = input.rest(*pos) {
-                        let target = if key { &mut self.key } else { &mut self.text };
+                        let target = self.target(key);
                         if target.len().saturating_add(valid.len()) <= limit {
                             let used = decode_plain(target, bytes, *pos, valid);
                             if used > 0 {
@@ -133,7 +138,7 @@ impl Parser {
                                 core::str::from_utf8(raw.get(..valid).unwrap_or(&[])).unwrap_or("")
                             }
                         };
-                        let target = if key { &mut self.key } else { &mut self.text };
+                        let target = self.target(key);
                         if target.len() + text.len() > limit {
                             // Point at the last byte of the first character
                             // over the limit, as a byte-by-byte feed would.
@@ -163,7 +168,7 @@ impl Parser {
                                 self.state = State::Colon;
                                 return None;
                             }
-                            if self.text.len() > self.delivered {
+                            if self.open_text(self.frames.len()).len() > self.delivered {
                                 self.state = State::Str { key, escape };
                                 return Some(self.delta());
                             }
@@ -287,11 +292,29 @@ impl Parser {
         }
     }
 
+    /// Where decoded string text goes: the key, or the open value string.
     pub(super) fn target(&mut self, key: bool) -> &mut String {
         if key {
             &mut self.key
         } else {
-            &mut self.text
+            let depth = self.frames.len();
+            open_text_mut(self.opts.keep, &mut self.root, &mut self.text, depth)
+        }
+    }
+
+    /// The open (or just closed) value string at `depth`: its text so far.
+    pub(super) fn open_text(&self, depth: usize) -> &str {
+        if self.opts.keep != Keep::Live {
+            return &self.text;
+        }
+        let root = match (&self.root, &self.extras) {
+            // A top-level string of a sequence, just completed and moved.
+            (None, Some(extras)) if depth == 0 => extras.completed.back(),
+            (root, _) => root.as_ref(),
+        };
+        match descend_ref(root, depth) {
+            Some(Value::String(text)) => text,
+            _ => "",
         }
     }
 
@@ -305,21 +328,32 @@ impl Parser {
         None
     }
 
-    /// Reports the undelivered text of the open value string and shows it.
+    /// Reports the undelivered text of the open value string (live, it is
+    /// in the snapshot already).
     pub(super) fn delta(&mut self) -> Step {
         let from = self.delivered;
-        self.delivered = self.text.len();
-        if self.opts.keep == Keep::Live {
-            let depth = self.frames.len();
-            if let Some(Value::String(shown)) = descend(&mut self.root, depth) {
-                shown.push_str(self.text.get(from..).unwrap_or(""));
-            }
-        }
+        self.delivered = self.open_text(self.frames.len()).len();
         Step::Event(Raw::Delta {
             depth: self.frames.len(),
             from,
         })
     }
+}
+
+/// Where the open value string's decoded text lives: live, in the snapshot
+/// itself (one copy, appended in place); else in the parser's `text`.
+fn open_text_mut<'a>(
+    keep: Keep,
+    root: &'a mut Option<Value>,
+    text: &'a mut String,
+    depth: usize,
+) -> &'a mut String {
+    if keep == Keep::Live {
+        if let Some(Value::String(shown)) = descend(root, depth) {
+            return shown;
+        }
+    }
+    text
 }
 
 pub(super) fn hex_value(b: u8) -> Option<u8> {
