@@ -4,20 +4,27 @@
 use super::feed::Input;
 use super::{Container, Escape, Num, Parser, Raw, State, Step, Word};
 use crate::json::error::{Error, ErrorKind, Expected};
-use crate::json::path::{PathBuf, Segment};
+use crate::json::path::Segment;
 use crate::json::scan::is_whitespace;
 use crate::json::value::{Map, Value};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 impl Parser {
-    pub(super) fn fail(&mut self, kind: ErrorKind, offset: u64) -> Step {
+    /// How many segments name the value being parsed now: before an
+    /// object's key is complete, or an array's first element has begun, the
+    /// container itself.
+    pub(super) fn path_len(&self) -> usize {
         let depth = self.frames.len();
-        let len = match self.state {
+        match self.state {
             State::ObjectFirst | State::ObjectKey | State::ArrayFirst => depth.saturating_sub(1),
             State::Str { key: true, .. } => depth.saturating_sub(1),
             _ => depth,
-        };
-        let path = PathBuf::from(self.segments.get(..len).unwrap_or(&[]).to_vec());
+        }
+    }
+
+    pub(super) fn fail(&mut self, kind: ErrorKind, offset: u64) -> Step {
+        let path = self.path().to_path_buf();
         self.error = Some(alloc::boxed::Box::new(Error::new(kind, offset, path)));
         Step::Error
     }
@@ -149,7 +156,7 @@ impl Parser {
                 State::ObjectFirst | State::ObjectKey => match byte {
                     b'"' => {
                         *pos += 1;
-                        self.key.clear();
+                        self.open_key();
                         self.state = State::Str {
                             key: true,
                             escape: Escape::None,
@@ -376,14 +383,28 @@ impl Parser {
         }
     }
 
-    pub(super) fn set_segment_key(&mut self, depth: usize) {
+    /// A key starts: it is decoded straight into its path segment (whose
+    /// buffer is reused from key to key at this depth).
+    pub(super) fn open_key(&mut self) {
+        let depth = self.frames.len().wrapping_sub(1);
         match self.segments.get_mut(depth) {
-            Some(Segment::Key(buf)) => {
-                buf.clear();
-                buf.push_str(&self.key);
-            }
-            Some(segment) => *segment = Segment::Key(self.key.clone()),
-            None => self.segments.push(Segment::Key(self.key.clone())),
+            Some(Segment::Key(buf)) => buf.clear(),
+            Some(segment) => *segment = Segment::Key(String::new()),
+            None => self.segments.push(Segment::Key(String::new())),
         }
+    }
+
+    /// The key of the member being parsed in the innermost object.
+    pub(super) fn member_key(&self) -> &str {
+        member_key(&self.segments, self.frames.len())
+    }
+}
+
+/// The key that `segments` names for the current member of the container
+/// at depth `depth - 1` ("" in an array).
+pub(super) fn member_key(segments: &[Segment], depth: usize) -> &str {
+    match segments.get(depth.wrapping_sub(1)) {
+        Some(Segment::Key(key)) => key,
+        _ => "",
     }
 }

@@ -69,8 +69,6 @@ pub struct Parser {
     text: String,
     /// How much of `text` has been reported as deltas.
     delivered: usize,
-    /// Decoded text of the current object key.
-    key: String,
     /// Source text of the current number.
     number: String,
     /// Whether a still-growing number is shown in the snapshot.
@@ -253,7 +251,6 @@ impl Parser {
             segments: Vec::new(),
             text: String::new(),
             delivered: 0,
-            key: String::new(),
             number: String::new(),
             number_shown: false,
             utf8: Utf8Tail::default(),
@@ -466,7 +463,7 @@ impl Parser {
 
     /// The path of the value being parsed now.
     pub fn path(&self) -> Path<'_> {
-        Path::new(self.segments.get(..self.frames.len()).unwrap_or(&[]))
+        Path::new(self.segments.get(..self.path_len()).unwrap_or(&[]))
     }
 
     /// Signals the end of input and takes the value, accepting a document
@@ -500,7 +497,7 @@ impl Parser {
                     if depth == 0 {
                         root = Some(Value::Number(n));
                     } else if let Some(container) = descend(&mut root, depth - 1) {
-                        attach(container, &self.key, Value::Number(n));
+                        attach(container, self.member_key(), Value::Number(n));
                     }
                 }
             }
@@ -523,7 +520,6 @@ mod tests {
         assert_eq!(parser.frames.capacity(), 0);
         assert_eq!(parser.segments.capacity(), 0);
         assert_eq!(parser.text.capacity(), 0);
-        assert_eq!(parser.key.capacity(), 0);
         assert_eq!(parser.number.capacity(), 0);
     }
     use crate::json::Limits;

@@ -10,9 +10,9 @@
 
 use alloc::string::String;
 
+use super::machine::member_key;
 use super::Parser;
 use crate::json::options::Keep;
-use crate::json::path::Segment;
 use crate::json::value::Value;
 
 impl Parser {
@@ -63,14 +63,7 @@ impl Parser {
         };
         match extras.building.last_mut() {
             None => self.root = Some(value),
-            Some(parent) => {
-                let depth = self.frames.len();
-                let key = match self.segments.get(depth.wrapping_sub(1)) {
-                    Some(Segment::Key(key)) => key.as_str(),
-                    _ => "",
-                };
-                attach(parent, key, value);
-            }
+            Some(parent) => attach(parent, member_key(&self.segments, self.frames.len()), value),
         }
     }
 
@@ -113,8 +106,9 @@ impl Parser {
             self.root = Some(value);
             return;
         }
+        let key = member_key(&self.segments, depth);
         if let Some(container) = descend(&mut self.root, depth - 1) {
-            attach(container, &self.key, value);
+            attach(container, key, value);
         }
     }
 
@@ -124,7 +118,11 @@ impl Parser {
             .as_deref_mut()
             .and_then(|e| e.building.last_mut())
         {
-            Some(container) => attach(container, &self.key, value),
+            Some(container) => attach(
+                container,
+                member_key(&self.segments, self.frames.len()),
+                value,
+            ),
             None => self.root = Some(value),
         }
     }

@@ -8,6 +8,7 @@ use super::snapshot::{descend, descend_ref};
 use super::{Escape, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
 use crate::json::options::Keep;
+use crate::json::path::Segment;
 use crate::json::scan::{ends_run, run_end_mask, string_run_end, Tail, Utf8Tail};
 use crate::json::value::Value;
 
@@ -163,8 +164,6 @@ impl Parser {
                         b'"' => {
                             if key {
                                 *pos += 1;
-                                let depth = self.frames.len().wrapping_sub(1);
-                                self.set_segment_key(depth);
                                 self.state = State::Colon;
                                 return None;
                             }
@@ -295,11 +294,16 @@ impl Parser {
     /// Where decoded string text goes: the key, or the open value string.
     pub(super) fn target(&mut self, key: bool) -> &mut String {
         if key {
-            &mut self.key
-        } else {
-            let depth = self.frames.len();
-            open_text_mut(self.opts.keep, &mut self.root, &mut self.text, depth)
+            let depth = self.frames.len().wrapping_sub(1);
+            if let Some(Segment::Key(key)) = self.segments.get_mut(depth) {
+                return key;
+            }
+            // Unreachable: `open_key` made the segment a key. Any buffer
+            // keeps this total; the parse goes on correctly either way.
+            return &mut self.text;
         }
+        let depth = self.frames.len();
+        open_text_mut(self.opts.keep, &mut self.root, &mut self.text, depth)
     }
 
     /// The open (or just closed) value string at `depth`: its text so far.
