@@ -365,40 +365,33 @@ pub(crate) fn is_json_number(text: &[u8]) -> bool {
 /// (greedily: every digit it can take), or `None` if `text` does not start
 /// with a whole number.
 pub(crate) fn number_len(text: &[u8]) -> Option<usize> {
-    let mut i = 0;
-    let at = |i: usize| text.get(i).copied();
-    if at(i) == Some(b'-') {
-        i += 1;
-    }
-    match at(i) {
+    let digits = |from: usize| {
+        text.get(from..)
+            .map_or(0, |t| t.iter().take_while(|b| b.is_ascii_digit()).count())
+    };
+    let mut i = usize::from(text.first() == Some(&b'-'));
+    match text.get(i) {
         Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            while matches!(at(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
-        }
+        Some(b'1'..=b'9') => i += 1 + digits(i + 1),
         _ => return None,
     }
-    if at(i) == Some(b'.') {
-        i += 1;
-        if !matches!(at(i), Some(b'0'..=b'9')) {
+    if text.get(i) == Some(&b'.') {
+        let fraction = digits(i + 1);
+        if fraction == 0 {
             return None;
         }
-        while matches!(at(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
+        i += 1 + fraction;
     }
-    if matches!(at(i), Some(b'e' | b'E')) {
+    if matches!(text.get(i), Some(b'e' | b'E')) {
         i += 1;
-        if matches!(at(i), Some(b'+' | b'-')) {
+        if matches!(text.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
-        if !matches!(at(i), Some(b'0'..=b'9')) {
+        let exponent = digits(i);
+        if exponent == 0 {
             return None;
         }
-        while matches!(at(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
+        i += exponent;
     }
     Some(i)
 }
