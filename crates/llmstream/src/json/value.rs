@@ -415,6 +415,11 @@ impl Map {
         }
     }
 
+    /// An object of these members, in this order.
+    pub(crate) fn from_members(members: Vec<(String, Value)>) -> Self {
+        Map { members }
+    }
+
     /// The value of the last member named `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.members

@@ -343,7 +343,7 @@ impl Parser {
     pub(super) fn close(&mut self, container: Container) -> Step {
         self.frames.pop();
         let depth = self.frames.len();
-        self.close_container();
+        self.close_container(container);
         self.after_value();
         Step::Event(match container {
             Container::Array => Raw::EndArray(depth),

@@ -94,9 +94,9 @@ struct Extras {
     watches: Vec<PathBuf>,
     /// Watched values that completed, oldest first.
     watched: VecDeque<(WatchId, Value)>,
-    /// With [`Keep::Final`](crate::json::options::Keep): the open
-    /// containers, outermost first, each filled until it closes.
-    building: Vec<Value>,
+    /// With [`Keep::Final`](crate::json::options::Keep): the elements of
+    /// the open containers.
+    building: snapshot::Building,
 }
 
 /// A path registered with [`Parser::watch`].

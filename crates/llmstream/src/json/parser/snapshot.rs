@@ -4,16 +4,20 @@
 //! walking the open path from the root (cost: the depth, never the
 //! document), so the snapshot is current after every piece.
 //!
-//! Final: containers are filled on a stack and attached to their parent
-//! when they close, as a recursive parser would build them; nothing walks
-//! the path, and the value exists once it is complete.
+//! Final: the elements of open containers wait on shared stacks, and each
+//! container is made (at its exact size) and attached to its parent when it
+//! closes, as a recursive parser would build it; nothing walks the path,
+//! and the value exists once it is complete.
 
 use alloc::string::String;
 
 use super::machine::member_key;
-use super::Parser;
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+use super::{Container, Parser};
 use crate::json::options::Keep;
-use crate::json::value::Value;
+use crate::json::value::{Map, Value};
 
 impl Parser {
     /// A value whole at its first byte (a literal) or at its last (a
@@ -45,26 +49,38 @@ impl Parser {
         match self.opts.keep {
             Keep::Nothing => {}
             Keep::Live => self.insert_live(value),
-            Keep::Final => self.extras_mut().building.push(value),
+            Keep::Final => {
+                let building = &mut self.extras_mut().building;
+                let start = match value {
+                    Value::Object(_) => building.members.len(),
+                    _ => building.items.len(),
+                };
+                building.starts.push(start);
+            }
         }
     }
 
-    /// The container at depth `self.frames.len()` has closed: for the final
-    /// value it joins its parent, under the key its path names.
-    pub(super) fn close_container(&mut self) {
+    /// `container`, at depth `self.frames.len()`, has closed: for the final
+    /// value its elements leave the stack as one value (allocated once, at
+    /// its exact size), which joins its parent.
+    pub(super) fn close_container(&mut self, container: Container) {
         if self.opts.keep != Keep::Final {
             return;
         }
         let Some(extras) = self.extras.as_deref_mut() else {
             return;
         };
-        let Some(value) = extras.building.pop() else {
+        let building = &mut extras.building;
+        let Some(start) = building.starts.pop() else {
             return;
         };
-        match extras.building.last_mut() {
-            None => self.root = Some(value),
-            Some(parent) => attach(parent, member_key(&self.segments, self.frames.len()), value),
-        }
+        let value = match container {
+            Container::Array => Value::Array(take_from(&mut building.items, start)),
+            Container::Object => {
+                Value::Object(Map::from_members(take_from(&mut building.members, start)))
+            }
+        };
+        self.attach_final(value);
     }
 
     /// Replaces the value being parsed (a growing number) in the snapshot.
@@ -86,11 +102,10 @@ impl Parser {
         };
         match self.opts.keep {
             Keep::Final if depth > 0 => {
-                let parent = self.extras.as_ref()?.building.get(depth - 1)?;
-                match parent {
-                    Value::Array(items) => items.last(),
-                    Value::Object(map) => map.iter().last().map(|(_, v)| v),
-                    _ => None,
+                let building = &self.extras.as_ref()?.building;
+                match self.frames.get(depth - 1)? {
+                    Container::Array => building.items.last(),
+                    Container::Object => building.members.last().map(|(_, v)| v),
                 }
             }
             _ => {
@@ -113,18 +128,39 @@ impl Parser {
     }
 
     fn attach_final(&mut self, value: Value) {
-        match self
-            .extras
-            .as_deref_mut()
-            .and_then(|e| e.building.last_mut())
-        {
-            Some(container) => attach(
-                container,
-                member_key(&self.segments, self.frames.len()),
-                value,
-            ),
-            None => self.root = Some(value),
+        let Some(&container) = self.frames.last() else {
+            self.root = Some(value);
+            return;
+        };
+        let key = member_key(&self.segments, self.frames.len());
+        let building = &mut self.extras.get_or_insert_with(Box::default).building;
+        match container {
+            Container::Array => building.items.push(value),
+            Container::Object => building.members.push((key.into(), value)),
         }
+    }
+}
+
+/// The elements of the open containers while a final value is built: each
+/// container's elements are the top of its kind's stack, from its start.
+/// One shared stack per kind means no container grows (and reallocates)
+/// on its own.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Building {
+    items: Vec<Value>,
+    members: Vec<(String, Value)>,
+    /// Where each open container's elements start, outermost first.
+    starts: Vec<usize>,
+}
+
+/// The elements of `stack` from `start` on, moved out into a vector of
+/// their exact size (`split_off` copies them in one go, but from 0 it would
+/// hand over the stack's own buffer, spare capacity and all).
+fn take_from<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
+    if start == 0 {
+        stack.drain(..).collect()
+    } else {
+        stack.split_off(start)
     }
 }
 
