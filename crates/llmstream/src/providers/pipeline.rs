@@ -44,6 +44,8 @@ pub struct Pipeline {
     early_error: Option<ErrorInfo>,
     /// SSE events dispatched so far.
     events_read: u64,
+    /// Parses each payload, reused so that its buffers are too.
+    json: json::Parser,
 }
 
 /// The stream itself could not be read (an SSE limit was exceeded).
@@ -74,6 +76,7 @@ impl Pipeline {
             early: VecDeque::new(),
             early_error: None,
             events_read: 0,
+            json: json::Parser::with_options(json::Options::new().final_value()),
         }
     }
 
@@ -157,7 +160,12 @@ impl Pipeline {
             }
             return;
         }
-        let value = match json::parse(trimmed.as_bytes()) {
+        self.json.reset();
+        let parsed = self
+            .json
+            .push(trimmed.as_bytes())
+            .and_then(|()| self.json.end());
+        let value = match parsed.map(|()| self.json.take_value().unwrap_or_default()) {
             Ok(value) => value,
             Err(e) => {
                 let message = format!("SSE event {number}: data is not JSON: {e}");

@@ -441,6 +441,45 @@ impl Parser {
         self.root
     }
 
+    /// Takes the value out, leaving the parser with none (see
+    /// [`Parser::reset`] to parse another document with it).
+    pub fn take_value(&mut self) -> Option<Value> {
+        self.root.take()
+    }
+
+    /// Makes the parser ready for a new document, with the same options and
+    /// watches, keeping its buffers: a parser reused for many small
+    /// documents (one per SSE event, say) allocates only for their values.
+    ///
+    /// ```
+    /// use llmstream::json::Parser;
+    /// let mut parser = Parser::new();
+    /// for doc in [&br#"{"a":1}"#[..], b"[true]"] {
+    ///     parser.reset();
+    ///     parser.push(doc)?;
+    ///     parser.end()?;
+    ///     println!("{}", parser.take_value().unwrap());
+    /// }
+    /// # Ok::<(), llmstream::json::Error>(())
+    /// ```
+    pub fn reset(&mut self) {
+        self.state = State::RootValue;
+        self.frames.clear();
+        self.text.clear();
+        self.delivered = 0;
+        self.number.clear();
+        self.number_shown = false;
+        self.utf8 = Utf8Tail::default();
+        self.root = None;
+        if let Some(extras) = self.extras.as_deref_mut() {
+            extras.completed.clear();
+            extras.watched.clear();
+            extras.building.clear();
+        }
+        self.offset = 0;
+        self.error = None;
+    }
+
     /// With [`Options::multiple_values`]: the next completed top-level value.
     pub fn take_completed(&mut self) -> Option<Value> {
         self.extras.as_mut()?.completed.pop_front()
@@ -641,6 +680,59 @@ mod tests {
                             "{doc:?} {opts:?} quiet {quiet}"
                         );
                     }
+                }
+            }
+        }
+    }
+
+    /// A reset parser parses like a new one, whatever the last document
+    /// left behind: an error, a cut string, open containers, keys.
+    #[test]
+    fn a_reset_parser_parses_like_a_new_one() {
+        let firsts: [&[u8]; 6] = [
+            br#"{"a":{"b":[1,2,{"c":"d"#,
+            b"[1 2",
+            br#"{"k":"\u00"#,
+            b"[\"caf\xc3",
+            br#"{"x":[true,false,null],"y":-1.5e3}"#,
+            b"12",
+        ];
+        let seconds: [&[u8]; 4] = [
+            br#"{"a":[{"b":"\u00e9t\u00e9"}],"n":[0,1.25,-3]}"#,
+            br#"["x",{"y":{}},[]]"#,
+            br#"{"a":"#,
+            b"[1,]",
+        ];
+        for opts in [
+            Options::new(),
+            Options::new().final_value(),
+            Options::new().snapshot(false),
+            Options::new().multiple_values(true).trailing_commas(true),
+        ] {
+            for first in firsts {
+                for second in seconds {
+                    let mut reused = Parser::with_options(opts);
+                    let _ = reused.push_with(first, |_| {});
+                    reused.reset();
+                    // Nothing of the last document is left to hold memory.
+                    assert!(reused
+                        .extras
+                        .as_ref()
+                        .map_or(true, |e| e.building.is_empty()
+                            && e.completed.is_empty()
+                            && e.watched.is_empty()));
+                    let mut fresh = Parser::with_options(opts);
+                    let mut events = (Vec::new(), Vec::new());
+                    let a = reused.push_with(second, |e| events.0.push(e.to_owned()));
+                    let b = fresh.push_with(second, |e| events.1.push(e.to_owned()));
+                    assert_eq!(a, b, "{first:?} then {second:?}");
+                    let a = reused.end_with(|e| events.0.push(e.to_owned()));
+                    let b = fresh.end_with(|e| events.1.push(e.to_owned()));
+                    assert_eq!(a, b, "{first:?} then {second:?}");
+                    assert_eq!(events.0, events.1, "{first:?} then {second:?}");
+                    assert_eq!(reused.take_completed(), fresh.take_completed());
+                    assert_eq!(reused.bytes_fed(), fresh.bytes_fed());
+                    assert_eq!(reused.take_value(), fresh.into_value());
                 }
             }
         }

@@ -153,12 +153,27 @@ pub(super) struct Building {
     starts: Vec<usize>,
 }
 
+impl Building {
+    #[cfg(test)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.items.is_empty() && self.members.is_empty() && self.starts.is_empty()
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.items.clear();
+        self.members.clear();
+        self.starts.clear();
+    }
+}
+
 /// The elements of `stack` from `start` on, moved out into a vector of
 /// their exact size (`split_off` copies them in one go, but from 0 it would
 /// hand over the stack's own buffer, spare capacity and all).
 fn take_from<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
     if start == 0 {
-        stack.drain(..).collect()
+        let mut all = Vec::with_capacity(stack.len());
+        all.append(stack);
+        all
     } else {
         stack.split_off(start)
     }
