@@ -365,10 +365,7 @@ pub(crate) fn is_json_number(text: &[u8]) -> bool {
 /// (greedily: every digit it can take), or `None` if `text` does not start
 /// with a whole number.
 pub(crate) fn number_len(text: &[u8]) -> Option<usize> {
-    let digits = |from: usize| {
-        text.get(from..)
-            .map_or(0, |t| t.iter().take_while(|b| b.is_ascii_digit()).count())
-    };
+    let digits = |from: usize| text.get(from..).map_or(0, digit_run);
     let mut i = usize::from(text.first() == Some(&b'-'));
     match text.get(i) {
         Some(b'0') => i += 1,
@@ -394,6 +391,27 @@ pub(crate) fn number_len(text: &[u8]) -> Option<usize> {
         i += exponent;
     }
     Some(i)
+}
+
+/// How many ASCII digits `text` starts with: eight bytes at a time, as
+/// coordinates and ids are mostly digits.
+fn digit_run(text: &[u8]) -> usize {
+    let mut n = 0;
+    while let Some(word) = text.get(n..).and_then(<[u8]>::first_chunk::<8>) {
+        let w = u64::from_le_bytes(*word);
+        // A byte's top bit is set here if it is above '9' or below '0'.
+        // Carries and borrows only move upward, so the lowest flag is
+        // exact: the first byte that is not a digit.
+        let not_digit = (w.wrapping_add(0x4646_4646_4646_4646)
+            | w.wrapping_sub(0x3030_3030_3030_3030))
+            & 0x8080_8080_8080_8080;
+        if not_digit != 0 {
+            return n + (not_digit.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    let rest = text.get(n..).unwrap_or(&[]);
+    n + rest.iter().take_while(|b| b.is_ascii_digit()).count()
 }
 
 /// The members of a JSON object, in document order.
@@ -516,6 +534,32 @@ impl<K: Into<String>> FromIterator<(K, Value)> for Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digit_run_stops_at_the_first_byte_that_is_not_a_digit() {
+        for len in 0..20 {
+            for at in 0..=len {
+                for b in 0..=255u8 {
+                    let mut text = alloc::vec![b'7'; len];
+                    if at < len {
+                        text[at] = b;
+                        // A byte above the stop must not matter.
+                        if at + 1 < len {
+                            text[at + 1] = b'/';
+                        }
+                    }
+                    let expected = if at < len && !b.is_ascii_digit() {
+                        at
+                    } else if at < len {
+                        text.iter().take_while(|c| c.is_ascii_digit()).count()
+                    } else {
+                        len
+                    };
+                    assert_eq!(digit_run(&text), expected, "len {len} at {at} byte {b}");
+                }
+            }
+        }
+    }
     use alloc::vec;
 
     #[test]
