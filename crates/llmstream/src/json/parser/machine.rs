@@ -157,9 +157,13 @@ impl Parser {
                     b'"' => {
                         *pos += 1;
                         self.open_key();
-                        self.state = State::Str {
-                            key: true,
-                            escape: Escape::None,
+                        self.state = if self.whole_key(input, pos) {
+                            State::Colon
+                        } else {
+                            State::Str {
+                                key: true,
+                                escape: Escape::None,
+                            }
                         };
                     }
                     b'}' if self.state == State::ObjectFirst || self.opts.trailing_commas => {
@@ -270,6 +274,11 @@ impl Parser {
                 *pos += 1;
                 self.text.clear();
                 self.delivered = 0;
+                if quiet {
+                    if let Some(step) = self.whole_string(input, pos) {
+                        return Some(step);
+                    }
+                }
                 self.open_string();
                 self.state = State::Str {
                     key: false,

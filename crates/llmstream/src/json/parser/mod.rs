@@ -561,7 +561,7 @@ mod tests {
         assert_eq!(parser.text.capacity(), 0);
         assert_eq!(parser.number.capacity(), 0);
     }
-    use crate::json::Limits;
+    use crate::json::{Limits, OwnedEvent, OwnedEventKind};
     use alloc::vec;
 
     /// A small deterministic generator (64-bit LCG, high bits).
@@ -599,6 +599,76 @@ mod tests {
         }
         assert_eq!(fast.end(), slow.end_with(|_| {}));
         assert_eq!(fast.into_value(), slow.into_value());
+    }
+
+    /// Feeds `doc` whole and byte by byte, quietly (`push`) and reading
+    /// events (`push_with`): the outcome, the events and (on success) the
+    /// value must be the same each way.
+    fn same_whole_and_bytewise(doc: &[u8], opts: Options) {
+        let run = |pieces: &[&[u8]], quiet: bool| {
+            let mut parser = Parser::with_options(opts);
+            let mut events = Vec::new();
+            let mut outcome = Ok(());
+            for piece in pieces.iter().chain([&&b""[..]]) {
+                outcome = if piece.is_empty() {
+                    parser.end_with(|e| events.push(e.to_owned()))
+                } else if quiet {
+                    parser.push(piece)
+                } else {
+                    parser.push_with(piece, |e| events.push(e.to_owned()))
+                };
+                if outcome.is_err() {
+                    break;
+                }
+            }
+            // After an error the snapshot may hold a growing number shown
+            // at the end of an earlier piece: it depends on the cuts by
+            // design, so it is compared only on success.
+            let value = outcome.is_ok().then(|| parser.into_value());
+            // Likewise the text reported before an error: a piece's deltas
+            // come at its end, so a later error cuts them off.
+            if outcome.is_err() {
+                events.retain(|e| !matches!(e.kind, OwnedEventKind::StringDelta(_)));
+            }
+            (outcome, merge_deltas(events), value)
+        };
+        let singles: Vec<&[u8]> = doc.chunks(1).collect();
+        for quiet in [true, false] {
+            assert_eq!(
+                run(&[doc], quiet),
+                run(&singles, quiet),
+                "{:?} {opts:?} quiet {quiet}",
+                String::from_utf8_lossy(doc)
+            );
+        }
+    }
+
+    /// Joins consecutive deltas of one string: how its text is split
+    /// depends on the pieces, by design.
+    fn merge_deltas(events: Vec<OwnedEvent>) -> Vec<OwnedEvent> {
+        let mut out: Vec<OwnedEvent> = Vec::new();
+        for event in events {
+            if let (Some(last), OwnedEventKind::StringDelta(more)) = (out.last_mut(), &event.kind) {
+                if let OwnedEventKind::StringDelta(text) = &mut last.kind {
+                    if last.path == event.path {
+                        text.push_str(more);
+                        continue;
+                    }
+                }
+            }
+            out.push(event);
+        }
+        out
+    }
+
+    fn each_mode(limits: Limits) -> [Options; 5] {
+        [
+            Options::new(),
+            Options::new().final_value(),
+            Options::new().growing_numbers(true),
+            Options::new().multiple_values(true),
+            Options::new().limits(limits),
+        ]
     }
 
     /// Numbers read whole (`whole_number`) and byte by byte (the state
@@ -641,45 +711,67 @@ mod tests {
                 alloc::format!("{{\"a\":{n}}}"),
                 alloc::format!("{n} "),
             ] {
-                for opts in [
-                    Options::new(),
-                    Options::new().final_value(),
-                    Options::new().growing_numbers(true),
-                    Options::new().multiple_values(true),
-                    Options::new().limits(limits),
-                ] {
-                    let run = |pieces: &[&[u8]], quiet: bool| {
-                        let mut parser = Parser::with_options(opts);
-                        let mut events = Vec::new();
-                        let mut outcome = Ok(());
-                        for piece in pieces.iter().chain([&&b""[..]]) {
-                            outcome = if piece.is_empty() {
-                                parser.end_with(|e| events.push(e.to_owned()))
-                            } else if quiet {
-                                parser.push(piece)
-                            } else {
-                                parser.push_with(piece, |e| events.push(e.to_owned()))
-                            };
-                            if outcome.is_err() {
-                                break;
-                            }
-                        }
-                        // After an error the snapshot may hold a growing
-                        // number shown at the end of an earlier piece: it
-                        // depends on the cuts by design, so it is compared
-                        // only on success.
-                        let value = outcome.is_ok().then(|| parser.into_value());
-                        (outcome, events, value)
-                    };
-                    let bytes = doc.as_bytes();
-                    let singles: Vec<&[u8]> = bytes.chunks(1).collect();
-                    for quiet in [true, false] {
-                        assert_eq!(
-                            run(&[bytes], quiet),
-                            run(&singles, quiet),
-                            "{doc:?} {opts:?} quiet {quiet}"
-                        );
-                    }
+                for opts in each_mode(limits) {
+                    same_whole_and_bytewise(doc.as_bytes(), opts);
+                }
+            }
+        }
+    }
+
+    /// Short strings and keys read whole (`whole_key`, `whole_string`) and
+    /// through the string states give the same result in every mode,
+    /// including at the string limit and on every kind of bad string.
+    #[test]
+    fn whole_strings_match_the_state_machine() {
+        let strings: [&[u8]; 14] = [
+            b"",
+            b"a",
+            b"plain text",
+            b"exactly8",
+            b"longer than the limit",
+            b"an escape \\n here",
+            b"\"quoted\"",
+            "caf\u{e9} \u{65e5}\u{672c} \u{1f680}".as_bytes(),
+            b"bad \xff byte",
+            b"cut \xe6\x97",
+            b"tab\there",
+            b"\\u00e9",
+            b"a string that runs on for more than sixty-four bytes before its quote",
+            b"unterminated",
+        ];
+        let limits = Limits {
+            max_string_bytes: 8,
+            ..Limits::new()
+        };
+        for body in strings {
+            let quoted = |s: &[u8]| {
+                let mut out = b"\"".to_vec();
+                out.extend_from_slice(s);
+                if s != b"unterminated" {
+                    out.push(b'"');
+                }
+                out
+            };
+            let q = quoted(body);
+            let mut docs = Vec::new();
+            for (head, mid, tail) in [
+                (&b"["[..], &b""[..], &b",1]"[..]),
+                (b"{\"k\":", b"", b"}"),
+                (b"{", b":1,\"z\":", b"}"),
+                (b"", b"", b" "),
+            ] {
+                let mut doc = head.to_vec();
+                doc.extend_from_slice(&q);
+                if !mid.is_empty() {
+                    doc.extend_from_slice(mid);
+                    doc.extend_from_slice(&q);
+                }
+                doc.extend_from_slice(tail);
+                docs.push(doc);
+            }
+            for doc in docs {
+                for opts in each_mode(limits) {
+                    same_whole_and_bytewise(&doc, opts);
                 }
             }
         }

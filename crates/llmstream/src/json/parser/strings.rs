@@ -53,6 +53,30 @@ impl Parser {
         Some((end, valid))
     }
 
+    /// The common case of a key: plain text whose closing quote is in this
+    /// piece, near. Taken whole (`pos` moves past the quote) if so; `false`
+    /// sends it through the string states, which handle everything else.
+    pub(super) fn whole_key(&mut self, input: &Input<'_>, pos: &mut usize) -> bool {
+        let Some((text, end)) = plain_string(input, *pos, self.opts.limits.max_string_bytes) else {
+            return false;
+        };
+        self.target(true).push_str(text);
+        *pos = end + 1;
+        true
+    }
+
+    /// [`Parser::whole_key`] for a value string, when nobody reads events
+    /// (which would want its text as a delta first): the string is complete
+    /// at once.
+    pub(super) fn whole_string(&mut self, input: &Input<'_>, pos: &mut usize) -> Option<Step> {
+        let (text, end) = plain_string(input, *pos, self.opts.limits.max_string_bytes)?;
+        self.add_scalar(Value::String(text.into()));
+        *pos = end + 1;
+        let depth = self.frames.len();
+        self.after_value();
+        Some(Step::Event(Raw::Str(depth)))
+    }
+
     /// Consumes string bytes; `Some` when an event is due or on error.
     pub(super) fn string(
         &mut self,
@@ -342,6 +366,29 @@ impl Parser {
             from,
         })
     }
+}
+
+/// A string body at `start` that is plain, valid text up to a closing quote
+/// within the next 64 bytes, and within `limit`: the text, and where the
+/// quote is. Anything else (an escape, a control character, invalid or cut
+/// UTF-8, a longer string) is `None`, for the string states.
+fn plain_string<'i>(input: &Input<'i>, start: usize, limit: usize) -> Option<(&'i str, usize)> {
+    let bytes = input.bytes;
+    let mut base = start;
+    let end = loop {
+        let mask = run_end_mask(bytes, base);
+        if mask != 0 {
+            break base + (mask.trailing_zeros() / 8) as usize;
+        }
+        base += 16;
+        if base >= bytes.len() || base - start >= 64 {
+            return None;
+        }
+    };
+    if bytes.get(end) != Some(&b'"') || end - start > limit {
+        return None;
+    }
+    Some((input.text(start, end)?, end))
 }
 
 /// Where the open value string's decoded text lives: live, in the snapshot
