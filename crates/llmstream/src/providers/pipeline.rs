@@ -44,8 +44,9 @@ pub struct Pipeline {
     early_error: Option<ErrorInfo>,
     /// SSE events dispatched so far.
     events_read: u64,
-    /// Parses each payload, reused so that its buffers are too.
-    json: json::Parser,
+    /// Parses each payload, reused so that its buffers are too (boxed, and
+    /// made at the first payload, so that an idle pipeline stays small).
+    json: Option<Box<json::Parser>>,
 }
 
 /// The stream itself could not be read (an SSE limit was exceeded).
@@ -76,7 +77,7 @@ impl Pipeline {
             early: VecDeque::new(),
             early_error: None,
             events_read: 0,
-            json: json::Parser::with_options(json::Options::new().final_value()),
+            json: None,
         }
     }
 
@@ -160,12 +161,14 @@ impl Pipeline {
             }
             return;
         }
-        self.json.reset();
-        let parsed = self
-            .json
-            .push(trimmed.as_bytes())
-            .and_then(|()| self.json.end());
-        let value = match parsed.map(|()| self.json.take_value().unwrap_or_default()) {
+        let parser = self.json.get_or_insert_with(|| {
+            Box::new(json::Parser::with_options(
+                json::Options::new().final_value(),
+            ))
+        });
+        parser.reset();
+        let parsed = parser.push(trimmed.as_bytes()).and_then(|()| parser.end());
+        let value = match parsed.map(|()| parser.take_value().unwrap_or_default()) {
             Ok(value) => value,
             Err(e) => {
                 let message = format!("SSE event {number}: data is not JSON: {e}");
