@@ -45,7 +45,7 @@ pub(crate) fn string_run_end(s: &[u8]) -> usize {
 /// Written so that the compiler turns it into a few SIMD compares (SSE2 on
 /// x86-64, NEON on aarch64). Near the end of `hay` it reads the last sixteen
 /// bytes and shifts, or (when `hay` is shorter than that) a padded copy.
-#[inline]
+#[inline(always)]
 pub(crate) fn run_end_mask(hay: &[u8], base: usize) -> u128 {
     if let Some(block) = hay.get(base..).and_then(<[u8]>::first_chunk::<16>) {
         return block_mask(block);

@@ -449,6 +449,12 @@ pub(super) fn decode_piece<'i>(
             (text, e.error_len().is_none())
         }
     };
+    // Most pieces of a stream are plain text: taken whole, without setting
+    // up the block walk.
+    if !cut && text.len() <= 16 && run_end_mask(text.as_bytes(), 0) == 0 {
+        target.push_str(text);
+        return Some((input.len(), (start, text)));
+    }
     let mut end = start + decode_plain(target, input, start, text);
     if cut && end == start + text.len() {
         // A sequence cut by the end of the piece waits for the rest.
