@@ -453,7 +453,8 @@ pub(super) fn decode_piece<'i>(
     // up the block walk.
     if !cut && text.len() <= 16 && run_end_mask(text.as_bytes(), 0) == 0 {
         target.push_str(text);
-        return Some((input.len(), (start, text)));
+        // `text` stops before an invalid byte, left to the general path.
+        return Some((start + text.len(), (start, text)));
     }
     let mut end = start + decode_plain(target, input, start, text);
     if cut && end == start + text.len() {
