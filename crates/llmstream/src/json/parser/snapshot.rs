@@ -132,11 +132,13 @@ impl Parser {
             self.root = Some(value);
             return;
         };
-        let key = member_key(&self.segments, self.frames.len());
         let building = &mut self.extras.get_or_insert_with(Box::default).building;
         match container {
             Container::Array => building.items.push(value),
-            Container::Object => building.members.push((key.into(), value)),
+            Container::Object => {
+                let key = member_key(&self.segments, self.frames.len());
+                building.members.push((key.into(), value));
+            }
         }
     }
 }
