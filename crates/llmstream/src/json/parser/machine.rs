@@ -6,9 +6,7 @@ use super::{Container, Escape, Num, Parser, Raw, State, Step, Word};
 use crate::json::error::{Error, ErrorKind, Expected};
 use crate::json::path::Segment;
 use crate::json::scan::is_whitespace;
-use crate::json::value::{Map, Value};
 use alloc::string::String;
-use alloc::vec::Vec;
 
 impl Parser {
     /// How many segments name the value being parsed now: before an
@@ -294,24 +292,16 @@ impl Parser {
                     return Some(self.fail(ErrorKind::DepthLimit { limit }, at));
                 }
                 *pos += 1;
-                let (container, value, state, raw) = if byte == b'{' {
-                    let map = Value::Object(Map::new());
+                let (container, state, raw) = if byte == b'{' {
                     (
                         Container::Object,
-                        map,
                         State::ObjectFirst,
                         Raw::StartObject(depth),
                     )
                 } else {
-                    let items = Value::Array(Vec::new());
-                    (
-                        Container::Array,
-                        items,
-                        State::ArrayFirst,
-                        Raw::StartArray(depth),
-                    )
+                    (Container::Array, State::ArrayFirst, Raw::StartArray(depth))
                 };
-                self.open_container(value);
+                self.open_container(container);
                 self.frames.push(container);
                 if container == Container::Array {
                     self.set_segment_index(depth, 0);

@@ -9,12 +9,11 @@
 //! closes, as a recursive parser would build it; nothing walks the path,
 //! and the value exists once it is complete.
 
-use alloc::string::String;
-
-use super::machine::member_key;
 use alloc::boxed::Box;
+use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::machine::member_key;
 use super::{Container, Parser};
 use crate::json::options::Keep;
 use crate::json::value::{Map, Value};
@@ -44,16 +43,17 @@ impl Parser {
         }
     }
 
-    /// An object or array opens (`value` is it, empty).
-    pub(super) fn open_container(&mut self, value: Value) {
-        match self.opts.keep {
-            Keep::Nothing => {}
-            Keep::Live => self.insert_live(value),
-            Keep::Final => {
+    /// An object or array opens: live, it is shown (empty) at once.
+    pub(super) fn open_container(&mut self, container: Container) {
+        match (self.opts.keep, container) {
+            (Keep::Nothing, _) => {}
+            (Keep::Live, Container::Array) => self.insert_live(Value::Array(Vec::new())),
+            (Keep::Live, Container::Object) => self.insert_live(Value::Object(Map::new())),
+            (Keep::Final, _) => {
                 let building = &mut self.extras_mut().building;
-                let start = match value {
-                    Value::Object(_) => building.members.len(),
-                    _ => building.items.len(),
+                let start = match container {
+                    Container::Array => building.items.len(),
+                    Container::Object => building.members.len(),
                 };
                 building.starts.push(start);
             }
