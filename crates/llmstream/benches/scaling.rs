@@ -23,7 +23,8 @@
 //! `benches/scaling_chart.py` turns into `docs/scaling.svg`.
 //!
 //! `SCALING_ONE=<impl>/<bytes>/<piece>` (piece 0 = whole) runs one job once
-//! without timing, for callgrind. Without `--bench` (as `cargo test
+//! without timing, for callgrind (subtract `none/<bytes>/0`, which only
+//! generates the input). Without `--bench` (as `cargo test
 //! --benches` runs it) only the 1 KiB and 64 KiB cells run, once each.
 //! Run: `cargo bench -p llmstream --bench scaling`. Results: BENCHMARKS.md.
 
@@ -60,6 +61,8 @@ struct Scratch {
 fn job(implementation: &str, doc: &[u8], piece: usize, s: &mut Scratch) {
     let piece = if piece == 0 { doc.len() } else { piece };
     match implementation {
+        // The baseline for instruction counts: input generation only.
+        "none" => {}
         "llmstream" => {
             let mut parser = Parser::new();
             for p in doc.chunks(piece) {
