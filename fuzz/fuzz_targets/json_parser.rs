@@ -9,6 +9,11 @@
 //!   llmstream keeps as text.
 //! - `json::parse` agrees with the parser; snapshot(false) gives the same
 //!   events as snapshot(true).
+//! - `push`, which reads no events (and so takes the fast paths for whole
+//!   numbers, short strings and plain pieces), gives the same outcome and
+//!   value as pulling the events, whole, cut and byte by byte; so does
+//!   `json::parse_with` (the value built for the end only), and a parser
+//!   reused with `reset` after another document.
 #![no_main]
 
 use fuzz_common::{merge_json_events, serde_number_out_of_range, to_serde, Input, BYTEWISE_MAX};
@@ -77,6 +82,31 @@ fn run<'a>(options: Options, pieces: impl IntoIterator<Item = &'a [u8]>) -> Outc
     }
 }
 
+/// The outcome through `push`: the result, and (on success) the value and
+/// the completed values.
+fn run_quiet<'a>(
+    parser: &mut Parser,
+    pieces: impl IntoIterator<Item = &'a [u8]>,
+) -> (Result<(), Error>, Option<Value>, Vec<Value>) {
+    let mut result = Ok(());
+    let mut completed = Vec::new();
+    for piece in pieces {
+        result = parser.push(piece);
+        completed.extend(std::iter::from_fn(|| parser.take_completed()));
+        if result.is_err() {
+            break;
+        }
+    }
+    if result.is_ok() {
+        result = parser.end();
+    }
+    completed.extend(std::iter::from_fn(|| parser.take_completed()));
+    match result {
+        Ok(()) => (result, parser.take_value(), completed),
+        Err(e) => (Err(e), None, completed),
+    }
+}
+
 fn options(flags: u8) -> Options {
     let mut options = Options::new()
         .trailing_commas(flags & 1 != 0)
@@ -107,6 +137,40 @@ fuzz_target!(|data: &[u8]| {
     if doc.len() <= BYTEWISE_MAX {
         let bytewise = run(options, doc.chunks(1));
         assert_eq!(whole, bytewise, "outcome differs fed one byte at a time");
+    }
+    // Without events: the same outcome, whatever the cuts, and a parser
+    // reset after another document behaves as a new one.
+    let expected = (
+        whole.result.clone(),
+        whole.value.clone(),
+        whole.completed.clone(),
+    );
+    let mut parser = Parser::with_options(options);
+    assert_eq!(
+        run_quiet(&mut parser, [doc]),
+        expected,
+        "push differs from feed"
+    );
+    parser.reset();
+    assert_eq!(
+        run_quiet(&mut parser, input.pieces()),
+        expected,
+        "push in pieces differs"
+    );
+    if doc.len() <= BYTEWISE_MAX {
+        parser.reset();
+        assert_eq!(
+            run_quiet(&mut parser, doc.chunks(1)),
+            expected,
+            "push bytewise differs"
+        );
+    }
+    if input.flags & 4 == 0 {
+        let parsed = json::parse_with(doc, options);
+        assert_eq!(parsed.as_ref().err(), whole.result.as_ref().err());
+        if let (Ok(value), true) = (&parsed, snapshot) {
+            assert_eq!(whole.value.as_ref(), Some(value), "parse_with differs");
+        }
     }
     if snapshot {
         // Keeping the snapshot changes nothing but the snapshot.
