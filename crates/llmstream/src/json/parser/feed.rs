@@ -151,7 +151,8 @@ impl Feed<'_, '_> {
     }
 
     /// Bytes of this piece consumed so far (all of them once the feed is
-    /// done, unless [`Options::stop_after_value`] stopped it early).
+    /// done, unless [`Options::stop_after_value`](crate::json::Options::stop_after_value)
+    /// stopped it early).
     pub fn consumed(&self) -> usize {
         self.pos
     }
