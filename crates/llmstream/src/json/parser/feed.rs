@@ -29,59 +29,77 @@ impl Parser {
     }
 }
 
-/// A piece of input, with its UTF-8 validated once, lazily, from the first
-/// string run onward: every later run is sliced out of that one validated
-/// `&str`, instead of being validated on its own (a quarter of the parse
-/// time on text-heavy documents when done per run).
+/// A piece of input, with its UTF-8 validated lazily, a window at a time:
+/// string runs and numbers are sliced out of the current window's one
+/// validated `&str` instead of being validated on their own (a quarter of
+/// the parse time on text-heavy documents when done per run), and the
+/// window is small enough that the scan that follows still finds its bytes
+/// in the first-level cache (validating a whole large piece up front cost
+/// a cache miss per line on the second pass).
 #[derive(Debug)]
 pub(super) struct Input<'i> {
     pub(super) bytes: &'i [u8],
-    /// Where validation started, and the valid text from there.
-    valid: core::cell::OnceCell<(usize, &'i str)>,
+    /// The current window: where it starts, and its valid text (up to its
+    /// end, or to the first byte that is not valid UTF-8).
+    valid: core::cell::Cell<Option<(usize, &'i str)>>,
 }
+
+/// How many bytes are validated at a time.
+pub(super) const WINDOW: usize = 8192;
 
 impl<'i> Input<'i> {
     pub(super) fn new(bytes: &'i [u8]) -> Self {
         Input {
             bytes,
-            valid: core::cell::OnceCell::new(),
+            valid: core::cell::Cell::new(None),
         }
     }
 
-    /// A piece already validated from `valid.0` on.
+    /// A piece already validated from `valid.0` on, as far as `valid.1`
+    /// goes.
     pub(super) fn validated(bytes: &'i [u8], valid: (usize, &'i str)) -> Self {
         Input {
             bytes,
-            valid: core::cell::OnceCell::from(valid),
+            valid: core::cell::Cell::new(Some(valid)),
         }
     }
 
-    /// The validated text from `start` on (as far as it is valid), if
-    /// `start` lies in the validated region.
+    /// The validated text from `start` to the end of its window (as far as
+    /// it is valid); `start` must be a character boundary, as every caller's
+    /// is (after an ASCII byte or a completed sequence).
     #[inline]
     pub(super) fn rest(&self, start: usize) -> Option<&'i str> {
-        let (from, text) = *self.valid.get_or_init(|| validate(self.bytes, start));
-        text.get(start.checked_sub(from)?..)
+        if let Some((from, text)) = self.valid.get() {
+            if let Some(rest) = start.checked_sub(from).and_then(|at| text.get(at..)) {
+                if !rest.is_empty() {
+                    return Some(rest);
+                }
+            }
+        }
+        let window = validate(self.bytes, start);
+        self.valid.set(Some(window));
+        Some(window.1)
     }
 
-    /// The run `start..end` as text, if it lies in the validated region
-    /// (it starts at a character boundary: runs begin after ASCII bytes or
-    /// after a completed sequence). `None` sends the caller to the slow,
-    /// exact path, which also finds and reports invalid bytes.
+    /// The run `start..end` as text, if it lies in a validated window (it
+    /// starts at a character boundary). `None` sends the caller to the
+    /// slow, exact path, which also finds and reports invalid bytes.
     #[inline]
     pub(super) fn text(&self, start: usize, end: usize) -> Option<&'i str> {
-        let (from, text) = *self.valid.get_or_init(|| validate(self.bytes, start));
-        text.get(start.checked_sub(from)?..end.checked_sub(from)?)
+        let rest = self.rest(start)?;
+        rest.get(..end.checked_sub(start)?)
     }
 }
 
-/// The valid UTF-8 text of `bytes` from `start` on, up to the first byte
-/// that is not (or the end), with `start`.
+/// The valid UTF-8 text of the window of `bytes` from `start` on: up to
+/// [`WINDOW`] bytes, less a character cut by the window's end (the next
+/// window starts with it), or up to the first byte that is not valid.
 pub(super) fn validate(bytes: &[u8], start: usize) -> (usize, &str) {
     let rest = bytes.get(start..).unwrap_or(&[]);
-    let text = match core::str::from_utf8(rest) {
+    let window = rest.get(..WINDOW).unwrap_or(rest);
+    let text = match core::str::from_utf8(window) {
         Ok(text) => text,
-        Err(e) => core::str::from_utf8(rest.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or(""),
+        Err(e) => core::str::from_utf8(window.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or(""),
     };
     (start, text)
 }

@@ -3,7 +3,7 @@
 
 use alloc::string::String;
 
-use super::feed::Input;
+use super::feed::{Input, WINDOW};
 use super::snapshot::{descend, descend_ref};
 use super::{Escape, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
@@ -441,12 +441,15 @@ pub(super) fn decode_piece<'i>(
         }
     }
     let rest = input.get(start..).unwrap_or(&[]);
-    let (text, cut) = match core::str::from_utf8(rest) {
+    // A window at a time (see `Input`); a sequence cut by the window's end
+    // is left to the next window unless the window ends the piece.
+    let window = rest.get(..WINDOW).unwrap_or(rest);
+    let (text, cut) = match core::str::from_utf8(window) {
         Ok(text) => (text, false),
         Err(e) => {
-            let valid = rest.get(..e.valid_up_to()).unwrap_or(&[]);
+            let valid = window.get(..e.valid_up_to()).unwrap_or(&[]);
             let text = core::str::from_utf8(valid).unwrap_or("");
-            (text, e.error_len().is_none())
+            (text, e.error_len().is_none() && window.len() == rest.len())
         }
     };
     // Most pieces of a stream are plain text: taken whole, without setting
