@@ -777,6 +777,56 @@ mod tests {
         }
     }
 
+    /// UTF-8 is validated a window at a time: a string, key, number or
+    /// character cut by a window's end reads as if it were not, wherever
+    /// the cut falls.
+    #[test]
+    fn window_ends_change_nothing() {
+        let atoms: [&str; 7] = ["é", "日", "🚀", "\\n", "\\u00e9", "\\ud83d\\ude80", "\\\\"];
+        // The first window starts at the first string's first byte, 2.
+        let end = feed::WINDOW + 2;
+        for atom in atoms {
+            for atom_at in end - 12..end + 4 {
+                // What comes before the atom, and the padding that puts the
+                // atom at `atom_at`.
+                for (before, after) in [
+                    // In a long string.
+                    ("ab", "cd\"]"),
+                    // At the start of a short string.
+                    ("\",\"", "z\",12345.5e-3]"),
+                    // In a key, a number after it.
+                    ("\",{\"k", "\":-98765.4321}]"),
+                ] {
+                    let pad = atom_at - 2 - before.len();
+                    let doc = alloc::format!("[\"{}{before}{atom}{after}", "x".repeat(pad));
+                    assert_eq!(doc.find(atom), Some(atom_at));
+                    for opts in [Options::new(), Options::new().final_value()] {
+                        same_whole_and_bytewise(doc.as_bytes(), opts);
+                    }
+                    let value = crate::json::parse(doc.as_bytes()).expect("valid");
+                    let mut parser = Parser::new();
+                    for piece in doc.as_bytes().chunks(feed::WINDOW / 2 + 3) {
+                        parser.push(piece).expect("valid");
+                    }
+                    parser.end().expect("valid");
+                    assert_eq!(parser.into_value(), Some(value));
+                }
+            }
+            // A piece that starts inside a string (the fast path for such
+            // pieces validates a window of its own) and runs past a window.
+            for cut_at in feed::WINDOW - 12..feed::WINDOW + 2 {
+                let doc = alloc::format!("[\"{}{atom}tail\"]", "y".repeat(cut_at + 10));
+                let (first, second) = doc.as_bytes().split_at(12);
+                let mut parser = Parser::new();
+                parser.push(first).expect("valid");
+                parser.push(second).expect("valid");
+                parser.end().expect("valid");
+                let value = crate::json::parse(doc.as_bytes()).expect("valid");
+                assert_eq!(parser.into_value(), Some(value), "{atom} at {cut_at}");
+            }
+        }
+    }
+
     /// A reset parser parses like a new one, whatever the last document
     /// left behind: an error, a cut string, open containers, keys.
     #[test]
