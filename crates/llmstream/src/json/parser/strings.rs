@@ -15,11 +15,12 @@ use crate::json::value::Value;
 impl Parser {
     /// The common case when streaming, without the state machine: a piece
     /// that continues an open value string with plain text and the common
-    /// escapes. Decodes what it can; `None` if it did nothing (the piece
-    /// then takes the general path), else how far it got (the whole piece:
-    /// its text is then reported and shown, as at the end of any piece) and
-    /// the piece's validated text (where it starts, the text) for the
-    /// general path to go on from there.
+    /// escapes. Decodes what it can (live, straight into the snapshot);
+    /// `None` if it did nothing (the piece then takes the general path),
+    /// else how far it got (when that is the whole piece, its text counts
+    /// as delivered, as at the end of any piece) and the validated window
+    /// it decoded from (where it starts, its text), for the general path to
+    /// go on from there. Only `push` takes this path: it reads no events.
     #[inline]
     pub(super) fn string_piece<'i>(
         &mut self,
