@@ -36,10 +36,13 @@ impl Parser {
         }
     }
 
-    /// A value string closes: for the final value it is added now.
+    /// A value string closes: for the final value it is added now; live,
+    /// it gives back what its growth left spare.
     pub(super) fn close_string(&mut self) {
-        if self.opts.keep == Keep::Final {
-            self.attach_final(Value::String(self.text.as_str().into()));
+        match self.opts.keep {
+            Keep::Nothing => {}
+            Keep::Live => self.shrink_closed(),
+            Keep::Final => self.attach_final(Value::String(self.text.as_str().into())),
         }
     }
 
@@ -64,6 +67,9 @@ impl Parser {
     /// value its elements leave the stack as one value (allocated once, at
     /// its exact size), which joins its parent.
     pub(super) fn close_container(&mut self, container: Container) {
+        if self.opts.keep == Keep::Live {
+            self.shrink_closed();
+        }
         if self.opts.keep != Keep::Final {
             return;
         }
@@ -112,6 +118,19 @@ impl Parser {
                 let path = self.segments.get(..depth)?;
                 root?.at(crate::json::path::Path::new(path))
             }
+        }
+    }
+
+    /// Live, a string or container that has closed (the value at depth
+    /// `self.frames.len()`) will not grow again: the capacity its doubling
+    /// left spare (up to half) is given back, so that the snapshot of a
+    /// finished document holds what a whole parse would.
+    fn shrink_closed(&mut self) {
+        match descend(&mut self.root, self.frames.len()) {
+            Some(Value::String(text)) if text.capacity() > text.len() => text.shrink_to_fit(),
+            Some(Value::Array(items)) if items.capacity() > items.len() => items.shrink_to_fit(),
+            Some(Value::Object(map)) => map.shrink_to_fit(),
+            _ => {}
         }
     }
 
