@@ -502,11 +502,6 @@ impl Map {
     }
 
     /// The last member, mutably (where an incremental parser appends).
-    /// Gives back the spare capacity of the member vector.
-    pub(crate) fn shrink_to_fit(&mut self) {
-        self.members.shrink_to_fit();
-    }
-
     pub(crate) fn last_mut(&mut self) -> Option<&mut (String, Value)> {
         self.members.last_mut()
     }
