@@ -106,7 +106,7 @@ impl Parser {
     }
 
     /// Every byte the number grammar accepts is ASCII, so the text comes
-    /// from the piece's validated text (validated once per piece), not
+    /// from the piece's validated window (see `Input`), not
     /// from a validation per number.
     pub(super) fn push_number_bytes(&mut self, piece: &Input<'_>, start: usize, end: usize) {
         let text = match piece.text(start, end) {

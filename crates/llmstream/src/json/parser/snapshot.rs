@@ -97,12 +97,18 @@ impl Parser {
         }
     }
 
-    /// The value completed just now at `depth` (a container that closed).
-    pub(super) fn completed_at(&self, depth: usize) -> Option<&Value> {
-        let root = match (&self.root, &self.extras) {
+    /// The live value that holds what completed just now at `depth`: the
+    /// root, or at the top level of a sequence the value just moved to the
+    /// completed ones.
+    pub(super) fn live_root(&self, depth: usize) -> Option<&Value> {
+        match (&self.root, &self.extras) {
             (None, Some(extras)) if depth == 0 => extras.completed.back(),
             (root, _) => root.as_ref(),
-        };
+        }
+    }
+
+    /// The value completed just now at `depth` (a container that closed).
+    pub(super) fn completed_at(&self, depth: usize) -> Option<&Value> {
         match self.opts.keep {
             Keep::Final if depth > 0 => {
                 let building = &self.extras.as_ref()?.building;
@@ -113,7 +119,8 @@ impl Parser {
             }
             _ => {
                 let path = self.segments.get(..depth)?;
-                root?.at(crate::json::path::Path::new(path))
+                self.live_root(depth)?
+                    .at(crate::json::path::Path::new(path))
             }
         }
     }

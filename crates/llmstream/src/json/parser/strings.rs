@@ -205,18 +205,10 @@ impl Parser {
                         b'\\' => {
                             // The common two-byte escapes, decoded in place
                             // when the piece holds both bytes.
-                            let c = match rest.get(1) {
-                                Some(b'n') => '\n',
-                                Some(b'"') => '"',
-                                Some(b'\\') => '\\',
-                                Some(b't') => '\t',
-                                Some(b'/') => '/',
-                                Some(b'r') => '\r',
-                                _ => {
-                                    *pos += 1;
-                                    escape = Escape::Backslash;
-                                    continue;
-                                }
+                            let Some(c) = short_escape(rest.get(1)) else {
+                                *pos += 1;
+                                escape = Escape::Backslash;
+                                continue;
                             };
                             if let Some(step) = self.push_char(key, c, at + 1) {
                                 return Some(step);
@@ -336,12 +328,7 @@ impl Parser {
         if self.opts.keep != Keep::Live {
             return &self.text;
         }
-        let root = match (&self.root, &self.extras) {
-            // A top-level string of a sequence, just completed and moved.
-            (None, Some(extras)) if depth == 0 => extras.completed.back(),
-            (root, _) => root.as_ref(),
-        };
-        match descend_ref(root, depth) {
+        match descend_ref(self.live_root(depth), depth) {
             Some(Value::String(text)) => text,
             _ => "",
         }
@@ -423,6 +410,16 @@ const SHORT_ESCAPES: [u8; 256] = {
     table[b'r' as usize] = b'\r';
     table
 };
+
+/// What the common two-byte escape whose second byte is `second` decodes
+/// to; `None` for every other escape (or none), which takes the exact path.
+/// A table, not a `match`: one predictable branch instead of a jump that
+/// mispredicts as the escapes vary.
+#[inline]
+fn short_escape(second: Option<&u8>) -> Option<char> {
+    let decoded = SHORT_ESCAPES.get(usize::from(*second?)).copied()?;
+    (decoded != 0).then(|| char::from(decoded))
+}
 
 pub(super) fn hex_value(b: u8) -> Option<u8> {
     match b {
@@ -515,19 +512,12 @@ pub(super) fn decode_plain(target: &mut String, bytes: &[u8], pos: usize, text: 
             if hay.get(at) != Some(&b'\\') {
                 break 'scan at;
             }
-            // A table, not a `match`: one predictable branch instead of a
-            // jump that mispredicts as the escapes vary.
-            let decoded = hay
-                .get(at + 1)
-                .and_then(|&b| SHORT_ESCAPES.get(usize::from(b)))
-                .copied()
-                .unwrap_or(0);
-            if decoded == 0 {
+            let Some(c) = short_escape(hay.get(at + 1)) else {
                 break 'scan at;
-            }
+            };
             // Runs start and end next to ASCII bytes: char boundaries.
             target.push_str(text.get(start - pos..at - pos).unwrap_or(""));
-            target.push(char::from(decoded));
+            target.push(c);
             start = at + 2;
             let skip = start - base;
             if skip >= 16 {
