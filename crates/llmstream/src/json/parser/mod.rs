@@ -301,21 +301,27 @@ impl Parser {
     }
 
     fn check_watches(&mut self, raw: Raw) {
-        let Some(mut extras) = self.extras.take() else {
-            return;
-        };
-        self.queue_watched(&mut extras, raw);
-        self.extras = Some(extras);
+        let found = self.watched_values(raw);
+        if let Some(extras) = self.extras.as_deref_mut() {
+            extras.watched.extend(found);
+        }
     }
 
-    fn queue_watched(&self, extras: &mut Extras, raw: Raw) {
+    /// The watches that the completion `raw` satisfies, with their values
+    /// (read while the completed values of a sequence are in place: a
+    /// top-level value has just moved there).
+    fn watched_values(&self, raw: Raw) -> Vec<(WatchId, Value)> {
+        let mut found = Vec::new();
+        let Some(extras) = self.extras.as_deref() else {
+            return found;
+        };
         let depth = match raw {
             Raw::EndObject(d) | Raw::EndArray(d) | Raw::Str(d) | Raw::Number(d) => d,
             Raw::Bool(d, _) | Raw::Null(d) => d,
-            _ => return,
+            _ => return found,
         };
         let Some(path) = self.segments.get(..depth) else {
-            return;
+            return found;
         };
         for (i, watch) in extras.watches.iter().enumerate() {
             if watch.segments() != path {
@@ -331,8 +337,9 @@ impl Parser {
                     None => continue,
                 },
             };
-            extras.watched.push_back((WatchId(i), value));
+            found.push((WatchId(i), value));
         }
+        found
     }
 
     /// The options in force.
@@ -824,6 +831,30 @@ mod tests {
                 let value = crate::json::parse(doc.as_bytes()).expect("valid");
                 assert_eq!(parser.into_value(), Some(value), "{atom} at {cut_at}");
             }
+        }
+    }
+
+    /// A watch on the top level of a sequence gets each completed value,
+    /// whatever its kind, in every mode that keeps a value.
+    #[test]
+    fn watching_the_top_of_a_sequence_gets_every_value() {
+        let doc = br#"{"a":[1,"x"]} "two" [3] 4 true "#;
+        for opts in [Options::new(), Options::new().final_value()] {
+            let mut parser = Parser::with_options(opts.multiple_values(true));
+            let top = parser.watch(PathBuf::parse("").expect("the root path"));
+            parser.push(doc).expect("valid");
+            parser.end().expect("valid");
+            let seen: Vec<_> = core::iter::from_fn(|| parser.next_watched())
+                .map(|(id, v)| {
+                    assert_eq!(id, top);
+                    v.to_json()
+                })
+                .collect();
+            assert_eq!(
+                seen,
+                [r#"{"a":[1,"x"]}"#, r#""two""#, "[3]", "4", "true"],
+                "{opts:?}"
+            );
         }
     }
 
