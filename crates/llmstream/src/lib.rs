@@ -75,7 +75,8 @@
 //! # Ok::<(), llmstream::providers::PipelineError>(())
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` is denied but for one audited block: see `utf8`.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 // Bytes from the network reach nearly every function: nothing that input
 // can reach may panic. Tests may.
@@ -101,3 +102,4 @@ pub mod sse;
 #[cfg(feature = "futures")]
 pub mod stream;
 pub mod tools;
+mod utf8;

@@ -97,10 +97,7 @@ impl<'i> Input<'i> {
 pub(super) fn validate(bytes: &[u8], start: usize) -> (usize, &str) {
     let rest = bytes.get(start..).unwrap_or(&[]);
     let window = rest.get(..WINDOW).unwrap_or(rest);
-    let text = match core::str::from_utf8(window) {
-        Ok(text) => text,
-        Err(e) => core::str::from_utf8(window.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or(""),
-    };
+    let text = crate::utf8::valid_prefix(window).0;
     (start, text)
 }
 

@@ -151,19 +151,17 @@ impl Parser {
                         // crossed first is reported first, as when the same
                         // bytes arrive one by one.
                         let mut invalid_at = None;
-                        let text = match fast.map_or_else(|| core::str::from_utf8(raw), Ok) {
-                            Ok(text) => text,
-                            Err(e) => {
-                                let valid = e.valid_up_to();
-                                if e.error_len().is_some() || run < rest.len() {
-                                    invalid_at = Some(at + valid as u64);
-                                } else {
-                                    // A sequence cut by the end of the piece.
-                                    self.utf8.hold(raw.get(valid..).unwrap_or(&[]));
-                                }
-                                core::str::from_utf8(raw.get(..valid).unwrap_or(&[])).unwrap_or("")
+                        let (text, error) =
+                            fast.map_or_else(|| crate::utf8::valid_prefix(raw), |t| (t, None));
+                        if let Some(e) = error {
+                            let valid = e.valid_up_to();
+                            if e.error_len().is_some() || run < rest.len() {
+                                invalid_at = Some(at + valid as u64);
+                            } else {
+                                // A sequence cut by the end of the piece.
+                                self.utf8.hold(raw.get(valid..).unwrap_or(&[]));
                             }
-                        };
+                        }
                         let target = self.target(key);
                         if target.len() + text.len() > limit {
                             // Point at the last byte of the first character
@@ -458,14 +456,8 @@ pub(super) fn decode_piece<'i>(
     // A window at a time (see `Input`); a sequence cut by the window's end
     // is left to the next window unless the window ends the piece.
     let window = rest.get(..WINDOW).unwrap_or(rest);
-    let (text, cut) = match core::str::from_utf8(window) {
-        Ok(text) => (text, false),
-        Err(e) => {
-            let valid = window.get(..e.valid_up_to()).unwrap_or(&[]);
-            let text = core::str::from_utf8(valid).unwrap_or("");
-            (text, e.error_len().is_none() && window.len() == rest.len())
-        }
-    };
+    let (text, error) = crate::utf8::valid_prefix(window);
+    let cut = error.is_some_and(|e| e.error_len().is_none()) && window.len() == rest.len();
     // Most pieces of a stream are plain text: taken whole, without setting
     // up the block walk.
     if !cut && text.len() <= 16 && run_end_mask(text.as_bytes(), 0) == 0 {
