@@ -75,7 +75,7 @@
 //! # Ok::<(), llmstream::providers::PipelineError>(())
 //! ```
 #![no_std]
-// `unsafe` is denied but for one audited block: see `utf8`.
+// `unsafe` is denied but in one audited module: see `utf8`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // Bytes from the network reach nearly every function: nothing that input

@@ -508,7 +508,7 @@ pub(super) fn decode_plain(target: &mut String, bytes: &[u8], pos: usize, text: 
                 break 'scan at;
             };
             // Runs start and end next to ASCII bytes: char boundaries.
-            target.push_str(text.get(start - pos..at - pos).unwrap_or(""));
+            push_run(target, text, start - pos, at - pos);
             target.push(c);
             start = at + 2;
             let skip = start - base;
@@ -519,6 +519,27 @@ pub(super) fn decode_plain(target: &mut String, bytes: &[u8], pos: usize, text: 
         }
         base += 16;
     };
-    target.push_str(text.get(start.min(end) - pos..end - pos).unwrap_or(""));
+    push_run(target, text, start.min(end) - pos, end - pos);
     end - pos
+}
+
+/// Appends `text[from..to]` (both character boundaries) to `target`. A run
+/// of up to 16 bytes with 16 bytes of text behind it is appended as those
+/// 16 bytes and cut back to its length: a copy of known size, inlined,
+/// where a `memcpy` call of a varying small size branches on the size and
+/// mispredicts (its branches were a third of all mispredictions in a
+/// streamed text-heavy parse, cachegrind).
+#[inline(always)]
+fn push_run(target: &mut String, text: &str, from: usize, to: usize) {
+    if to - from <= 16 {
+        if let Some(block) = text.get(from..from + 16) {
+            let len = target.len() + (to - from);
+            target.push_str(block);
+            // `to` is a character boundary of `text`, so `len` is one of
+            // `target`'s.
+            target.truncate(len);
+            return;
+        }
+    }
+    target.push_str(text.get(from..to).unwrap_or(""));
 }
