@@ -21,7 +21,7 @@ const SHORT: usize = 64;
 /// `core::str::from_utf8`, with a shortcut for short ASCII slices.
 #[inline]
 pub(crate) fn from_utf8(bytes: &[u8]) -> Result<&str, Utf8Error> {
-    if bytes.len() <= SHORT && is_short_ascii(bytes) {
+    if bytes.len() <= SHORT && bytes.is_ascii() {
         // SAFETY: every byte is below 0x80, and a sequence of such bytes is
         // valid UTF-8 (each is a one-byte character: RFC 3629 section 3).
         // The test `ascii_shortcut_agrees_with_core` checks every length up
@@ -35,8 +35,8 @@ pub(crate) fn from_utf8(bytes: &[u8]) -> Result<&str, Utf8Error> {
 /// The longest valid UTF-8 prefix of `bytes` as text, and the error that
 /// ended it if it is not all of `bytes`: one pass, where taking the prefix
 /// from `Utf8Error::valid_up_to` safely would validate it a second time (a
-/// piece that ends inside a character, one in six when a stream with
-/// non-ASCII text is cut into 16-byte pieces, paid that).
+/// piece that ends inside a character paid that: one in twelve when issue
+/// 2's text-heavy document is cut into 16-byte pieces).
 #[inline]
 pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, Option<Utf8Error>) {
     match from_utf8(bytes) {
@@ -52,28 +52,6 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, Option<Utf8Error>) {
             (text, Some(e))
         }
     }
-}
-
-/// Whether every byte of a short slice is ASCII: the slice is read as a
-/// few overlapping words and their high bits tested together
-/// (`<[u8]>::is_ascii` aligns its reads first, which costs more than the
-/// test on 16 bytes).
-#[inline]
-fn is_short_ascii(bytes: &[u8]) -> bool {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let word = |w: &[u8; 8]| u64::from_le_bytes(*w);
-    let any = if let (Some(first), Some(last)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
-    {
-        let mut any = word(first) | word(last);
-        let mut words = bytes.chunks_exact(8);
-        for w in words.by_ref().skip(1) {
-            any |= w.first_chunk::<8>().map_or(0, word);
-        }
-        any
-    } else {
-        bytes.iter().fold(0u64, |any, &b| any | u64::from(b))
-    };
-    any & HIGH == 0
 }
 
 #[cfg(test)]
