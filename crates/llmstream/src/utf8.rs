@@ -3,108 +3,268 @@
 //! A stream arrives as many small pieces (16 bytes is typical of a tool
 //! call's argument deltas), and every piece must become `&str` before its
 //! text can join a `String`. `core::str::from_utf8` has a fixed cost of
-//! about 80 instructions on a 16-byte slice (its word-at-a-time loop only
-//! starts at an aligned address), which was a sixth of the cost of parsing
-//! a streamed text-heavy document. Most pieces are plain ASCII: checking
-//! that takes a handful of instructions, and ASCII is valid UTF-8 by
-//! definition. And the valid part of a slice that is not all valid is
-//! taken without validating it twice. BENCHMARKS.md has the counts before
+//! about 80 instructions on a 16-byte slice of ASCII (its word-at-a-time
+//! loop only starts at an aligned address) and about 180 on one of CJK
+//! text (a branch per character class, which mispredicts as the text
+//! mixes scripts): together a sixth of the cost of parsing a streamed
+//! text-heavy document. Here a short slice is checked for ASCII with a few
+//! word reads, or else run through a branch-free automaton, a table load
+//! and a shift a byte; only a slice that is not valid UTF-8 goes to `core`,
+//! for the exact place of the error. BENCHMARKS.md has the counts before
 //! and after.
 
-use core::str::Utf8Error;
-
-/// Longest slice given the ASCII shortcut; longer ones go straight to
+/// Longest slice given the shortcuts; longer ones go straight to
 /// `core::str::from_utf8`, whose per-call cost no longer matters there and
 /// whose own ASCII loop is as fast.
 const SHORT: usize = 64;
 
-/// `core::str::from_utf8`, with a shortcut for short ASCII slices.
-#[inline]
-pub(crate) fn from_utf8(bytes: &[u8]) -> Result<&str, Utf8Error> {
-    if bytes.len() <= SHORT && bytes.is_ascii() {
-        // SAFETY: every byte is below 0x80, and a sequence of such bytes is
-        // valid UTF-8 (each is a one-byte character: RFC 3629 section 3).
-        // The test `ascii_shortcut_agrees_with_core` checks every length up
-        // to past `SHORT` with a non-ASCII byte at each position.
-        #[allow(unsafe_code)]
-        return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
-    }
-    core::str::from_utf8(bytes)
+/// How a slice goes on after its longest valid prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// Nothing: all of it is valid.
+    Valid,
+    /// With the start of a character that more bytes could complete.
+    Cut,
+    /// With bytes that no continuation makes valid.
+    Invalid,
 }
 
-/// The longest valid UTF-8 prefix of `bytes` as text, and the error that
-/// ended it if it is not all of `bytes`: one pass, where taking the prefix
-/// from `Utf8Error::valid_up_to` safely would validate it a second time (a
-/// piece that ends inside a character paid that: one in twelve when issue
-/// 2's text-heavy document is cut into 16-byte pieces).
+/// The longest valid UTF-8 prefix of `bytes` as text, and what follows it.
 #[inline]
-pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, Option<Utf8Error>) {
-    match from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let valid = bytes.get(..e.valid_up_to()).unwrap_or(&[]);
-            // SAFETY: `Utf8Error::valid_up_to` is documented as "the index
-            // in the given string up to which valid UTF-8 was verified";
-            // the slice ends there. `valid_prefix_is_from_utf8s_prefix`
-            // checks it against a second validation.
+pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
+    if bytes.len() <= SHORT {
+        if bytes.is_ascii() {
+            // SAFETY: every byte is below 0x80, and a sequence of such
+            // bytes is valid UTF-8 (each is a one-byte character: RFC 3629
+            // section 3). `short_slices_agree_with_core` checks every
+            // length up to past `SHORT` with a non-ASCII byte at each
+            // position.
             #[allow(unsafe_code)]
-            let text = unsafe { core::str::from_utf8_unchecked(valid) };
-            (text, Some(e))
+            return (unsafe { core::str::from_utf8_unchecked(bytes) }, End::Valid);
+        }
+        match automaton_state(bytes) {
+            ACCEPT => {
+                // SAFETY: the automaton accepts exactly the well-formed
+                // byte sequences of the Unicode Standard's table 3-7 (see
+                // `NEXT`); `every_sequence_of_up_to_three_bytes_agrees_with_core`
+                // and `four_byte_sequences_agree_with_core` check it.
+                #[allow(unsafe_code)]
+                return (unsafe { core::str::from_utf8_unchecked(bytes) }, End::Valid);
+            }
+            ERROR => {}
+            _ => {
+                // Valid so far, ending inside a character: that character
+                // starts at the last byte that is not a continuation byte.
+                if let Some(valid) = bytes
+                    .iter()
+                    .rposition(|&b| !matches!(b, 0x80..=0xBF))
+                    .and_then(|lead| bytes.get(..lead))
+                {
+                    // SAFETY: the automaton met no error, so `bytes` is
+                    // whole characters followed by the valid start of one
+                    // more, and `valid` ends where that one starts. Checked
+                    // by the same two tests.
+                    #[allow(unsafe_code)]
+                    return (unsafe { core::str::from_utf8_unchecked(valid) }, End::Cut);
+                }
+            }
         }
     }
+    match core::str::from_utf8(bytes) {
+        Ok(text) => (text, End::Valid),
+        Err(e) => {
+            let valid = bytes.get(..e.valid_up_to()).unwrap_or(&[]);
+            let end = match e.error_len() {
+                Some(_) => End::Invalid,
+                None => End::Cut,
+            };
+            // SAFETY: `Utf8Error::valid_up_to` is documented as "the index
+            // in the given string up to which valid UTF-8 was verified";
+            // the slice ends there (one pass, where taking the prefix
+            // safely would validate it a second time). Checked by
+            // `long_slices_agree_with_core`.
+            #[allow(unsafe_code)]
+            let text = unsafe { core::str::from_utf8_unchecked(valid) };
+            (text, end)
+        }
+    }
+}
+
+// The automaton's states, as bit offsets into a row of `NEXT` (six bits a
+// state, nine states).
+/// Between characters (the start state).
+const ACCEPT: u64 = 0;
+/// Not UTF-8, whatever follows.
+const ERROR: u64 = 6;
+/// One, two or three continuation bytes (0x80..=0xBF) to go.
+const TAIL1: u64 = 12;
+const TAIL2: u64 = 18;
+const TAIL3: u64 = 24;
+/// After the lead bytes whose second byte has a narrower range: E0 (A0..=BF,
+/// no overlong forms), ED (80..=9F, no surrogates), F0 (90..=BF, no
+/// overlong forms), F4 (80..=8F, nothing past U+10FFFF).
+const AFTER_E0: u64 = 30;
+const AFTER_ED: u64 = 36;
+const AFTER_F0: u64 = 42;
+const AFTER_F4: u64 = 48;
+
+/// For each byte, the state it leads to from each state: bits `s..s + 6`
+/// of `NEXT[byte]` hold the next state from state `s` (a "shift-based
+/// DFA": one load and one shift a byte, no branch).
+// Evaluated at compile time: an index out of bounds here would be a build
+// error, never a panic.
+#[allow(clippy::indexing_slicing)]
+const NEXT: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        let byte = i as u8;
+        let from_accept = match byte {
+            0x00..=0x7F => ACCEPT,
+            0xC2..=0xDF => TAIL1,
+            0xE0 => AFTER_E0,
+            0xE1..=0xEC | 0xEE..=0xEF => TAIL2,
+            0xED => AFTER_ED,
+            0xF0 => AFTER_F0,
+            0xF1..=0xF3 => TAIL3,
+            0xF4 => AFTER_F4,
+            // Continuation bytes, C0 and C1 (overlong), F5..=FF.
+            _ => ERROR,
+        };
+        let continuation = matches!(byte, 0x80..=0xBF);
+        table[i] = from_accept << ACCEPT
+            | ERROR << ERROR
+            | pick(continuation, ACCEPT) << TAIL1
+            | pick(continuation, TAIL1) << TAIL2
+            | pick(continuation, TAIL2) << TAIL3
+            | pick(matches!(byte, 0xA0..=0xBF), TAIL1) << AFTER_E0
+            | pick(matches!(byte, 0x80..=0x9F), TAIL1) << AFTER_ED
+            | pick(matches!(byte, 0x90..=0xBF), TAIL2) << AFTER_F0
+            | pick(matches!(byte, 0x80..=0x8F), TAIL2) << AFTER_F4;
+        i += 1;
+    }
+    table
+};
+
+/// `next` if `ok`, else [`ERROR`].
+const fn pick(ok: bool, next: u64) -> u64 {
+    if ok {
+        next
+    } else {
+        ERROR
+    }
+}
+
+/// The automaton's state after `bytes`, from [`ACCEPT`].
+#[inline]
+fn automaton_state(bytes: &[u8]) -> u64 {
+    let mut state = ACCEPT;
+    for &b in bytes {
+        state = NEXT.get(usize::from(b)).copied().unwrap_or(0) >> (state & 63);
+    }
+    state & 63
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
+
+    /// What `valid_prefix` must return, from `core::str::from_utf8` alone.
+    fn expected(bytes: &[u8]) -> (&str, End) {
+        match core::str::from_utf8(bytes) {
+            Ok(text) => (text, End::Valid),
+            Err(e) => (
+                core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap(),
+                if e.error_len().is_some() {
+                    End::Invalid
+                } else {
+                    End::Cut
+                },
+            ),
+        }
+    }
 
     #[test]
-    fn valid_prefix_is_from_utf8s_prefix() {
-        let text = "aé日😀".as_bytes();
-        let mut cases: alloc::vec::Vec<alloc::vec::Vec<u8>> = alloc::vec::Vec::new();
-        for len in 0..=text.len() {
-            cases.push(text[..len].to_vec());
-            for bad in [0x80, 0xff, 0xc0, 0xed] {
-                let mut case = text[..len].to_vec();
-                case.push(bad);
-                case.extend_from_slice(b"z");
-                cases.push(case);
-            }
-        }
-        for case in cases {
-            let (valid, error) = valid_prefix(&case);
-            match core::str::from_utf8(&case) {
-                Ok(text) => assert_eq!((valid, error), (text, None)),
-                Err(e) => {
-                    assert_eq!(error, Some(e), "{case:x?}");
-                    let expected = core::str::from_utf8(&case[..e.valid_up_to()]);
-                    assert_eq!(Ok(valid), expected, "{case:x?}");
+    fn every_sequence_of_up_to_three_bytes_agrees_with_core() {
+        let mut bytes = [0u8; 3];
+        for a in 0..=255u8 {
+            bytes[0] = a;
+            assert_eq!(valid_prefix(&bytes[..1]), expected(&bytes[..1]));
+            for b in 0..=255u8 {
+                bytes[1] = b;
+                assert_eq!(valid_prefix(&bytes[..2]), expected(&bytes[..2]));
+                for c in 0..=255u8 {
+                    bytes[2] = c;
+                    assert_eq!(valid_prefix(&bytes), expected(&bytes), "{bytes:x?}");
                 }
             }
         }
     }
 
     #[test]
-    fn ascii_shortcut_agrees_with_core() {
-        for len in 0..SHORT + 9 {
-            let plain: alloc::vec::Vec<u8> = (0..len).map(|i| (i * 37 % 128) as u8).collect();
-            assert_eq!(from_utf8(&plain), core::str::from_utf8(&plain), "len {len}");
-            for at in 0..len {
-                // A lone continuation byte, a valid two-byte character cut
-                // short, and the first byte of a valid one.
-                for (high, next) in [(0x80, b'a'), (0xc3, b'a'), (0xc3, 0xa9)] {
-                    let mut bytes = plain.clone();
-                    bytes[at] = high;
-                    if at + 1 < len {
-                        bytes[at + 1] = next;
+    fn four_byte_sequences_agree_with_core() {
+        // Every byte value where a range in table 3-7 starts or ends, and
+        // its neighbours: each class of each position.
+        let edges: Vec<u8> = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0,
+            0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
+        .to_vec();
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    for &d in &edges {
+                        let bytes = [a, b, c, d];
+                        assert_eq!(valid_prefix(&bytes), expected(&bytes), "{bytes:x?}");
+                        // And after a valid prefix, as inside a piece.
+                        let mut longer = "é日a".as_bytes().to_vec();
+                        longer.extend_from_slice(&bytes);
+                        assert_eq!(valid_prefix(&longer), expected(&longer), "{longer:x?}");
                     }
-                    assert_eq!(
-                        from_utf8(&bytes),
-                        core::str::from_utf8(&bytes),
-                        "len {len}, {high:#x} at {at}"
-                    );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn short_slices_agree_with_core() {
+        let text = "a é 日本 😀 z".as_bytes();
+        for len in 0..SHORT + 9 {
+            let plain: Vec<u8> = (0..len).map(|i| (i * 37 % 128) as u8).collect();
+            let mixed: Vec<u8> = text.iter().copied().cycle().take(len).collect();
+            for base in [plain, mixed] {
+                assert_eq!(valid_prefix(&base), expected(&base), "{base:x?}");
+                for at in 0..len {
+                    // A lone continuation byte, a two-byte character cut
+                    // short, the first byte of a whole one, and a byte that
+                    // is never UTF-8.
+                    for (high, next) in [(0x80, b'a'), (0xc3, b'a'), (0xc3, 0xa9), (0xff, b'a')] {
+                        let mut bytes = base.clone();
+                        bytes[at] = high;
+                        if at + 1 < len {
+                            bytes[at + 1] = next;
+                        }
+                        assert_eq!(valid_prefix(&bytes), expected(&bytes), "{bytes:x?}");
+                        // Cut at every length, as the end of a piece cuts.
+                        for cut in 0..bytes.len() {
+                            assert_eq!(valid_prefix(&bytes[..cut]), expected(&bytes[..cut]));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_slices_agree_with_core() {
+        let text = "a é 日本 😀 z".as_bytes();
+        let long: Vec<u8> = text.iter().copied().cycle().take(SHORT * 3).collect();
+        for cut in SHORT..long.len() {
+            assert_eq!(valid_prefix(&long[..cut]), expected(&long[..cut]));
+            let mut bad = long[..cut].to_vec();
+            bad[cut / 2] = 0xff;
+            assert_eq!(valid_prefix(&bad), expected(&bad));
         }
     }
 }

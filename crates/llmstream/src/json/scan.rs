@@ -1,5 +1,7 @@
 //! Byte scanning for the hot loops: string runs and UTF-8 across pieces.
 
+use crate::utf8::End;
+
 /// Index of the first byte in `s` that ends a plain string run: `"`, `\`,
 /// or a control character (below 0x20); `s.len()` if none.
 ///
@@ -134,19 +136,19 @@ impl Utf8Tail {
             };
             *slot = b;
             self.len += 1;
-            match core::str::from_utf8(self.bytes.get(..=len).unwrap_or(&[])) {
-                Ok(s) => {
+            match crate::utf8::valid_prefix(self.bytes.get(..=len).unwrap_or(&[])) {
+                (s, End::Valid) => {
                     self.len = 0;
                     return match s.chars().next() {
                         Some(c) => Tail::Char(c, used + 1),
                         None => Tail::Invalid,
                     };
                 }
-                Err(e) if e.error_len().is_some() => {
+                (_, End::Invalid) => {
                     self.len = 0;
                     return Tail::Invalid;
                 }
-                Err(_) => {}
+                (_, End::Cut) => {}
             }
         }
         Tail::Waiting

@@ -11,6 +11,7 @@ use crate::json::options::Keep;
 use crate::json::path::Segment;
 use crate::json::scan::{ends_run, run_end_mask, string_run_end, Tail, Utf8Tail};
 use crate::json::value::Value;
+use crate::utf8::End;
 
 impl Parser {
     /// The common case when streaming, without the state machine: a piece
@@ -151,16 +152,16 @@ impl Parser {
                         // crossed first is reported first, as when the same
                         // bytes arrive one by one.
                         let mut invalid_at = None;
-                        let (text, error) =
-                            fast.map_or_else(|| crate::utf8::valid_prefix(raw), |t| (t, None));
-                        if let Some(e) = error {
-                            let valid = e.valid_up_to();
-                            if e.error_len().is_some() || run < rest.len() {
-                                invalid_at = Some(at + valid as u64);
-                            } else {
-                                // A sequence cut by the end of the piece.
+                        let (text, end) = fast
+                            .map_or_else(|| crate::utf8::valid_prefix(raw), |t| (t, End::Valid));
+                        let valid = text.len();
+                        match end {
+                            End::Valid => {}
+                            // A sequence cut by the end of the piece.
+                            End::Cut if run == rest.len() => {
                                 self.utf8.hold(raw.get(valid..).unwrap_or(&[]));
                             }
+                            End::Cut | End::Invalid => invalid_at = Some(at + valid as u64),
                         }
                         let target = self.target(key);
                         if target.len() + text.len() > limit {
@@ -456,8 +457,8 @@ pub(super) fn decode_piece<'i>(
     // A window at a time (see `Input`); a sequence cut by the window's end
     // is left to the next window unless the window ends the piece.
     let window = rest.get(..WINDOW).unwrap_or(rest);
-    let (text, error) = crate::utf8::valid_prefix(window);
-    let cut = error.is_some_and(|e| e.error_len().is_none()) && window.len() == rest.len();
+    let (text, end) = crate::utf8::valid_prefix(window);
+    let cut = end == End::Cut && window.len() == rest.len();
     // Most pieces of a stream are plain text: taken whole, without setting
     // up the block walk.
     if !cut && text.len() <= 16 && run_end_mask(text.as_bytes(), 0) == 0 {
