@@ -236,7 +236,15 @@ pub(super) fn descend_ref(root: Option<&Value>, levels: usize) -> Option<&Value>
 /// Appends `value` to an open container (`key` names it in an object).
 pub(super) fn attach(container: &mut Value, key: &str, value: Value) {
     match container {
-        Value::Array(items) => items.push(value),
+        Value::Array(items) => {
+            if items.capacity() == 0 {
+                // Room for two, not the four a first `push` makes: the
+                // arrays that stay small are mostly pairs (`[lon, lat]`,
+                // ranges), and a longer one doubles from there.
+                items.reserve_exact(2);
+            }
+            items.push(value)
+        }
         Value::Object(map) => map.push(key, value),
         _ => {}
     }
