@@ -233,8 +233,13 @@ fn stream_inputs() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
-/// `JSONBENCH_ONE=text_64KiB/llmstream_parse` (any whole or stream input
-/// and implementation): that job `JSONBENCH_RUNS` times (default 1), for
+/// `{"a": "<unit repeated>"}`: about 64 KiB of one kind of string text.
+fn one_string(unit: &str, times: usize) -> Vec<u8> {
+    format!("{{\"a\": \"{}\"}}", unit.repeat(times)).into_bytes()
+}
+
+/// `JSONBENCH_ONE=text_64KiB/llmstream_parse` (any whole or stream input,
+/// or `plain_64KiB`, `escapy_64KiB`, `cjk_64KiB`, and any implementation): that job `JSONBENCH_RUNS` times (default 1), for
 /// instruction counts: run it with 0 and 1 and subtract.
 fn one(spec: &str) {
     let runs: usize = std::env::var("JSONBENCH_RUNS").map_or(1, |n| n.parse().expect("a count"));
@@ -246,6 +251,11 @@ fn one(spec: &str) {
         "twitter_1MiB" => twitter(common::MIB),
         "geojson_64KiB" => geojson(64 * KIB),
         "twitter_64KiB" => twitter(64 * KIB),
+        // One string of one kind of text, to see what a streamed piece
+        // costs by content (BENCHMARKS.md, "Streaming 1.5×").
+        "plain_64KiB" => one_string("lorem ipsum dolor sit amet ", 2427),
+        "escapy_64KiB" => one_string("lorem ipsum dolor sit amet\\n", 2300),
+        "cjk_64KiB" => one_string("日本語のテキスト ", 2600),
         _ => panic!("unknown input {input}"),
     };
     let mut scratch = (Vec::new(), Vec::new());
