@@ -169,6 +169,7 @@ fn automaton_state(bytes: &[u8]) -> u64 {
 mod tests {
     use super::*;
     use alloc::vec::Vec;
+    use proptest::strategy::Strategy;
 
     /// What `valid_prefix` must return, from `core::str::from_utf8` alone.
     fn expected(bytes: &[u8]) -> (&str, End) {
@@ -253,6 +254,27 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+        /// Random mixes of whole characters of every length and stray
+        /// bytes, cut anywhere: the shape of pieces of a damaged stream.
+        #[test]
+        fn random_pieces_agree_with_core(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::char::any().prop_map(|c| alloc::string::String::from(c).into_bytes()),
+                    proptest::num::u8::ANY.prop_map(|b| alloc::vec![b]),
+                ],
+                0..40,
+            ),
+            cut in 0usize..200,
+        ) {
+            let bytes: Vec<u8> = parts.concat();
+            let bytes = &bytes[..cut.min(bytes.len())];
+            proptest::prop_assert_eq!(valid_prefix(bytes), expected(bytes));
         }
     }
 
