@@ -75,7 +75,7 @@
 //! # Ok::<(), llmstream::providers::PipelineError>(())
 //! ```
 #![no_std]
-// `unsafe` is denied but in one audited module: see `utf8`.
+// `unsafe` is denied but in two audited modules: `utf8` and `simd`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // Bytes from the network reach nearly every function: nothing that input
@@ -98,6 +98,7 @@ extern crate alloc;
 pub mod chunker;
 pub mod json;
 pub mod providers;
+mod simd;
 pub mod sse;
 #[cfg(feature = "futures")]
 pub mod stream;

@@ -1,5 +1,6 @@
 //! Byte scanning for the hot loops: string runs and UTF-8 across pieces.
 
+use crate::simd::run_ends;
 use crate::utf8::End;
 
 /// Index of the first byte in `s` that ends a plain string run: `"`, `\`,
@@ -41,16 +42,15 @@ pub(crate) fn string_run_end(s: &[u8]) -> usize {
 }
 
 /// The bytes that end a plain string run (`"`, `\\`, control characters)
-/// among the sixteen from `hay[base]` on: byte `k` of the result is 0xff
-/// when `hay[base + k]` is one, else 0; bytes past the end of `hay` are 0.
-///
-/// Written so that the compiler turns it into a few SIMD compares (SSE2 on
-/// x86-64, NEON on aarch64). Near the end of `hay` it reads the last sixteen
-/// bytes and shifts, or (when `hay` is shorter than that) a padded copy.
+/// among the sixteen from `hay[base]` on, one bit a byte: bit `k` is set
+/// when `hay[base + k]` is one; bits for bytes past the end of `hay` are
+/// clear. Sixteen bytes are classified at once (`crate::simd`); near the
+/// end of `hay` it reads the last sixteen bytes and shifts, or (when `hay`
+/// is shorter than that) a padded copy.
 #[inline(always)]
-pub(crate) fn run_end_mask(hay: &[u8], base: usize) -> u128 {
+pub(crate) fn run_end_bits(hay: &[u8], base: usize) -> u32 {
     if let Some(block) = hay.get(base..).and_then(<[u8]>::first_chunk::<16>) {
-        return block_mask(block);
+        return run_ends(block);
     }
     let len = hay.len();
     if base >= len {
@@ -60,23 +60,14 @@ pub(crate) fn run_end_mask(hay: &[u8], base: usize) -> u128 {
         .get(len.wrapping_sub(16)..)
         .and_then(<[u8]>::first_chunk::<16>)
     {
-        return block_mask(block) >> ((base + 16 - len) * 8);
+        return run_ends(block) >> (base + 16 - len);
     }
     let mut padded = [b' '; 16];
     let tail = hay.get(base..).unwrap_or(&[]);
     if let Some(dst) = padded.get_mut(..tail.len()) {
         dst.copy_from_slice(tail);
     }
-    block_mask(&padded)
-}
-
-#[inline]
-fn block_mask(block: &[u8; 16]) -> u128 {
-    let mut flags = [0u8; 16];
-    for (flag, &b) in flags.iter_mut().zip(block) {
-        *flag = if ends_run(b) { 0xff } else { 0 };
-    }
-    u128::from_le_bytes(flags)
+    run_ends(&padded)
 }
 
 #[inline]

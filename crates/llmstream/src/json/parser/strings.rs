@@ -9,7 +9,7 @@ use super::{Escape, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
 use crate::json::options::Keep;
 use crate::json::path::Segment;
-use crate::json::scan::{ends_run, run_end_mask, string_run_end, Tail, Utf8Tail};
+use crate::json::scan::{ends_run, run_end_bits, string_run_end, Tail, Utf8Tail};
 use crate::json::value::Value;
 use crate::utf8::End;
 
@@ -363,9 +363,9 @@ fn plain_string<'i>(input: &Input<'i>, start: usize, limit: usize) -> Option<(&'
     let bytes = input.bytes;
     let mut base = start;
     let end = loop {
-        let mask = run_end_mask(bytes, base);
-        if mask != 0 {
-            break base + (mask.trailing_zeros() / 8) as usize;
+        let bits = run_end_bits(bytes, base);
+        if bits != 0 {
+            break base + bits.trailing_zeros() as usize;
         }
         base += 16;
         if base >= bytes.len() || base - start >= 64 {
@@ -461,7 +461,7 @@ pub(super) fn decode_piece<'i>(
     let cut = end == End::Cut && window.len() == rest.len();
     // Most pieces of a stream are plain text: taken whole, without setting
     // up the block walk.
-    if !cut && text.len() <= 16 && run_end_mask(text.as_bytes(), 0) == 0 {
+    if !cut && text.len() <= 16 && run_end_bits(text.as_bytes(), 0) == 0 {
         target.push_str(text);
         // `text` stops before an invalid byte, left to the general path.
         return Some((start + text.len(), (start, text)));
@@ -481,7 +481,7 @@ pub(super) fn decode_piece<'i>(
 /// quote, a control character, any other escape, a `\\` at the end, or the
 /// end of `text`; returns the bytes used.
 ///
-/// Sixteen bytes are classified at a time ([`run_end_mask`]) and the runs
+/// Sixteen bytes are classified at a time ([`run_end_bits`]) and the runs
 /// within them are walked bit by bit: the average run in LLM text is short,
 /// so finding its end must not cost a fresh scan.
 #[inline]
@@ -495,13 +495,11 @@ pub(super) fn decode_plain(target: &mut String, bytes: &[u8], pos: usize, text: 
         if base >= len {
             break len;
         }
-        let mut mask = run_end_mask(hay, base);
-        if start > base {
-            // The escaped byte of an escape that straddled the blocks.
-            mask &= !0u128 << ((start - base) * 8);
-        }
-        while mask != 0 {
-            let at = base + (mask.trailing_zeros() / 8) as usize;
+        // Less the bits before `start` (the escaped byte of an escape
+        // that straddled two blocks).
+        let mut bits = run_end_bits(hay, base) & !0u32 << start.saturating_sub(base);
+        while bits != 0 {
+            let at = base + bits.trailing_zeros() as usize;
             if hay.get(at) != Some(&b'\\') {
                 break 'scan at;
             }
@@ -512,11 +510,9 @@ pub(super) fn decode_plain(target: &mut String, bytes: &[u8], pos: usize, text: 
             push_run(target, text, start - pos, at - pos);
             target.push(c);
             start = at + 2;
-            let skip = start - base;
-            if skip >= 16 {
-                break;
-            }
-            mask &= !0u128 << (skip * 8);
+            // At most 17 (an escape at the block's last byte): every bit
+            // is then clear.
+            bits &= !0u32 << (start - base);
         }
         base += 16;
     };
