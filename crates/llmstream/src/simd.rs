@@ -13,6 +13,7 @@
 /// (`"`, `\`, or a control character below 0x20).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
+#[allow(unsafe_code, unused_unsafe)]
 pub(crate) fn run_ends(block: &[u8; 16]) -> u32 {
     use core::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
@@ -20,8 +21,7 @@ pub(crate) fn run_ends(block: &[u8; 16]) -> u32 {
     };
     // The intrinsics below are safe to call on compilers from Rust 1.87
     // on (SSE2 is enabled for every x86-64 target); older ones, down to
-    // the crate's MSRV, need the block for them too.
-    #[allow(unsafe_code, unused_unsafe)]
+    // the crate's MSRV, need the block for them too (hence the `allow`).
     // SAFETY: SSE2 is part of the x86-64 baseline, so every instruction
     // used here exists on any CPU this code runs on. `_mm_loadu_si128`
     // reads 16 bytes from `block`'s address with no alignment needed, and
