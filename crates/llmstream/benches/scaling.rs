@@ -22,6 +22,7 @@
 //! `<target>/criterion/scaling/scaling.csv` (or `SCALING_CSV`), which
 //! `benches/scaling_chart.py` turns into `docs/scaling.svg`.
 //!
+//! `SCALING_IMPLS=llmstream,memchr` measures only the rows named.
 //! `SCALING_ONE=<impl>/<bytes>/<piece>` (piece 0 = whole) runs one job once
 //! without timing, for callgrind (subtract `none/<bytes>/0`, which only
 //! generates the input). Without `--bench` (as `cargo test
@@ -153,6 +154,11 @@ fn main() {
     });
     let min = Duration::from_millis(if bench { 200 } else { 0 });
     let sizes: &[usize] = if bench { &SIZES } else { &SIZES[..4] };
+    // `SCALING_IMPLS=llmstream,memchr` measures only those rows (to renew
+    // llmstream's without waiting hours for the quadratic peers again).
+    let only: Option<Vec<String>> = std::env::var("SCALING_IMPLS")
+        .ok()
+        .map(|list| list.split(',').map(str::to_owned).collect());
     let started = Instant::now();
     let mut rows = Vec::new();
     // (impl, piece) → seconds at the previous size, for the prediction.
@@ -165,6 +171,11 @@ fn main() {
             closed: Vec::with_capacity(doc.len() + 64),
         };
         for implementation in IMPLS {
+            if let Some(names) = &only {
+                if !names.iter().any(|n| n == implementation) {
+                    continue;
+                }
+            }
             let pieces: &[usize] = if implementation == "memchr" {
                 &[0]
             } else {
