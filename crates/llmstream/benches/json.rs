@@ -239,7 +239,8 @@ fn one_string(unit: &str, times: usize) -> Vec<u8> {
 }
 
 /// `JSONBENCH_ONE=text_64KiB/llmstream_parse` (any whole or stream input,
-/// or `plain_64KiB`, `escapy_64KiB`, `cjk_64KiB`, and any implementation): that job `JSONBENCH_RUNS` times (default 1), for
+/// or `plain_64KiB`, `escapy_64KiB`, `cjk_64KiB`, and any implementation):
+/// that job `JSONBENCH_RUNS` times (default 1), for
 /// instruction counts: run it with 0 and 1 and subtract.
 fn one(spec: &str) {
     let runs: usize = std::env::var("JSONBENCH_RUNS").map_or(1, |n| n.parse().expect("a count"));

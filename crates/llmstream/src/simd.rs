@@ -53,8 +53,7 @@ pub(crate) fn run_ends(block: &[u8; 16]) -> u32 {
 fn portable(block: &[u8; 16]) -> u32 {
     let mut bits = 0u32;
     for (k, &b) in block.iter().enumerate() {
-        let ends = (b == b'"') | (b == b'\\') | (b < 0x20);
-        bits |= u32::from(ends) << k;
+        bits |= u32::from(crate::json::scan::ends_run(b)) << k;
     }
     bits
 }

@@ -66,7 +66,7 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
                 // SAFETY: the automaton met no error, so `bytes` is
                 // whole characters followed by the valid start of one
                 // more, and `valid` ends where that one starts. Checked
-                // by the same two tests.
+                // by the same tests.
                 #[allow(unsafe_code)]
                 return (unsafe { core::str::from_utf8_unchecked(valid) }, End::Cut);
             }

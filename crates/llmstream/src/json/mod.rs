@@ -16,7 +16,7 @@ mod options;
 mod parser;
 mod path;
 mod repair;
-mod scan;
+pub(crate) mod scan;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod value;
