@@ -89,7 +89,7 @@ pub fn to_serde(value: &Value) -> Option<serde_json::Value> {
         Value::Object(map) => {
             let mut out = serde_json::Map::new();
             for (key, value) in map {
-                out.insert(key.clone(), to_serde(value)?);
+                out.insert(key.to_string(), to_serde(value)?);
             }
             serde_json::Value::Object(out)
         }

@@ -6,7 +6,7 @@
 //! concatenation of every chunk must parse to the final document.
 
 use llmstream::chunker::SnapshotChunker;
-use llmstream::json::{Map, Number, Value};
+use llmstream::json::{Key, Map, Number, Value};
 use proptest::prelude::*;
 use proptest::test_runner::TestRng;
 
@@ -79,7 +79,7 @@ fn shuffle(value: &Value, rng: &mut TestRng) -> Value {
     match value {
         Value::Array(items) => Value::Array(items.iter().map(|v| shuffle(v, rng)).collect()),
         Value::Object(map) => {
-            let mut members: Vec<(String, Value)> = map
+            let mut members: Vec<(Key, Value)> = map
                 .iter()
                 .map(|(k, v)| (k.clone(), shuffle(v, rng)))
                 .collect();

@@ -12,6 +12,8 @@
 
 mod error;
 mod event;
+mod inline;
+mod key;
 mod options;
 mod parser;
 mod path;
@@ -24,6 +26,7 @@ mod write;
 
 pub use error::{Error, ErrorKind, Expected};
 pub use event::{Event, EventKind, OwnedEvent, OwnedEventKind};
+pub use key::Key;
 pub use options::{Limits, Options};
 pub use parser::{Feed, Parser, WatchId};
 pub use path::{InvalidPath, Path, PathBuf, Segment};

@@ -18,6 +18,7 @@ use serde::de::{
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde::Deserialize;
 
+use super::key::Key as MemberKey;
 use super::path::{Path, Segment};
 use super::value::{Map, Number, Value};
 use super::Parser;
@@ -45,6 +46,12 @@ impl Serialize for Number {
         // A valid JSON number always parses as an f64 (huge ones as ±∞,
         // which serde_json writes as `null`).
         serializer.serialize_f64(text.parse::<f64>().unwrap_or(f64::NAN))
+    }
+}
+
+impl Serialize for MemberKey {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -614,7 +621,7 @@ impl<'de> Deserializer<'de> for De<'de> {
                 };
                 visitor
                     .visit_enum(Enum { variant, child })
-                    .map_err(|e| e.at(Segment::Key(variant.clone())))
+                    .map_err(|e| e.at(Segment::Key(variant.as_str().into())))
             }
             Value::Object(_) => Err(de::Error::invalid_value(
                 Unexpected::Map,
@@ -730,7 +737,7 @@ fn visit_object<'de, V: Visitor<'de>>(
 }
 
 fn visit_members<'de, V: Visitor<'de>>(
-    map: &'de [(String, Value)],
+    map: &'de [(MemberKey, Value)],
     fields: Option<&'static [&'static str]>,
     mode: Mode,
     visitor: V,
@@ -758,7 +765,7 @@ enum Pending<'de> {
 }
 
 struct Members<'de> {
-    map: &'de [(String, Value)],
+    map: &'de [(MemberKey, Value)],
     index: usize,
     /// In partial mode, the struct's fields: those the object lacks are
     /// given empty values after its own members.
@@ -1177,7 +1184,7 @@ mod json_conversions {
                 Value::Object(map) => {
                     let mut out = serde_json::Map::new();
                     for (k, v) in map {
-                        out.insert(k.clone(), serde_json::Value::from(v));
+                        out.insert(k.as_str().into(), serde_json::Value::from(v));
                     }
                     serde_json::Value::Object(out)
                 }

@@ -4,6 +4,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::inline::InlineText;
+use super::key::Key;
+
 /// A JSON value.
 ///
 /// Objects keep their members in document order ([`Map`]); numbers keep their
@@ -232,9 +235,6 @@ macro_rules! from_integer {
 }
 from_integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
-/// The largest number text stored without a heap allocation.
-const INLINE: usize = 22;
-
 /// A JSON number, kept as its exact source text.
 ///
 /// Numbers in LLM output are identifiers, prices and coordinates as often as
@@ -242,13 +242,21 @@ const INLINE: usize = 22;
 /// silent damage. The text is kept and converted on request. Texts of up to
 /// 22 bytes (every `i64`, `u64` and shortest `f64`) are stored inline, so
 /// number-heavy documents do not allocate per number.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Number(Repr);
+#[derive(Clone)]
+pub struct Number(InlineText);
 
-#[derive(Clone, PartialEq, Eq, Hash)]
-enum Repr {
-    Inline { len: u8, bytes: [u8; INLINE] },
-    Heap(alloc::boxed::Box<str>),
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        self.0.as_bytes() == other.0.as_bytes()
+    }
+}
+
+impl Eq for Number {}
+
+impl core::hash::Hash for Number {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
 }
 
 impl Number {
@@ -262,38 +270,19 @@ impl Number {
     }
 
     /// Stores bytes the caller has already checked against the grammar
-    /// (so all ASCII).
+    /// (so all ASCII: the check below is a few word reads).
     pub(crate) fn from_valid_bytes(text: &[u8]) -> Number {
-        let mut bytes = [0u8; INLINE];
-        match bytes.get_mut(..text.len()) {
-            Some(head) => {
-                head.copy_from_slice(text);
-                Number(Repr::Inline {
-                    len: text.len() as u8,
-                    bytes,
-                })
-            }
-            // Checked bytes are ASCII: `from_utf8` cannot fail here.
-            None => Number(Repr::Heap(core::str::from_utf8(text).unwrap_or("").into())),
-        }
+        Number::from_valid(crate::utf8::valid_prefix(text).0)
     }
 
     /// Stores text the caller has already checked against the grammar.
     pub(crate) fn from_valid(text: &str) -> Number {
-        Number::from_valid_bytes(text.as_bytes())
+        Number(InlineText::new(text))
     }
 
     /// The number exactly as written in the document.
     pub fn as_str(&self) -> &str {
-        match &self.0 {
-            // The inline bytes were copied from a `&str` at a char boundary
-            // (all ASCII), so this never fails; "" is unreachable.
-            Repr::Inline { len, bytes } => {
-                let text = bytes.get(..usize::from(*len)).unwrap_or(&[]);
-                core::str::from_utf8(text).unwrap_or("")
-            }
-            Repr::Heap(text) => text,
-        }
+        self.0.as_str()
     }
 
     /// The nearest `f64` (as Rust's `str::parse`); huge magnitudes give ±∞.
@@ -422,7 +411,7 @@ fn digit_run(text: &[u8]) -> usize {
 /// (serde_json, JavaScript's `JSON.parse`) resolve duplicates.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Map {
-    members: Vec<(String, Value)>,
+    members: Vec<(Key, Value)>,
 }
 
 impl Map {
@@ -434,7 +423,7 @@ impl Map {
     }
 
     /// An object of these members, in this order.
-    pub(crate) fn from_members(members: Vec<(String, Value)>) -> Self {
+    pub(crate) fn from_members(members: Vec<(Key, Value)>) -> Self {
         Map { members }
     }
 
@@ -443,7 +432,7 @@ impl Map {
         self.members
             .iter()
             .rev()
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| k.as_bytes() == key.as_bytes())
             .map(|(_, v)| v)
     }
 
@@ -452,7 +441,7 @@ impl Map {
         self.members
             .iter_mut()
             .rev()
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| k.as_bytes() == key.as_bytes())
             .map(|(_, v)| v)
     }
 
@@ -462,12 +451,12 @@ impl Map {
     }
 
     /// Appends a member (keeping any earlier member with the same key).
-    pub fn push(&mut self, key: impl Into<String>, value: Value) {
+    pub fn push(&mut self, key: impl Into<Key>, value: Value) {
         self.members.push((key.into(), value));
     }
 
     /// Sets `key`: replaces the last member with that key, or appends.
-    pub fn insert(&mut self, key: impl Into<String>, value: Value) {
+    pub fn insert(&mut self, key: impl Into<Key>, value: Value) {
         let key = key.into();
         match self.get_mut(&key) {
             Some(slot) => *slot = value,
@@ -477,7 +466,10 @@ impl Map {
 
     /// Removes and returns the last member named `key`.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        let index = self.members.iter().rposition(|(k, _)| k == key)?;
+        let index = self
+            .members
+            .iter()
+            .rposition(|(k, _)| k.as_bytes() == key.as_bytes())?;
         Some(self.members.remove(index).1)
     }
 
@@ -492,38 +484,38 @@ impl Map {
     }
 
     /// The members in document order.
-    pub fn iter(&self) -> core::slice::Iter<'_, (String, Value)> {
+    pub fn iter(&self) -> core::slice::Iter<'_, (Key, Value)> {
         self.members.iter()
     }
 
     /// The members as a slice.
-    pub fn as_slice(&self) -> &[(String, Value)] {
+    pub fn as_slice(&self) -> &[(Key, Value)] {
         &self.members
     }
 
     /// The last member, mutably (where an incremental parser appends).
-    pub(crate) fn last_mut(&mut self) -> Option<&mut (String, Value)> {
+    pub(crate) fn last_mut(&mut self) -> Option<&mut (Key, Value)> {
         self.members.last_mut()
     }
 }
 
 impl<'a> IntoIterator for &'a Map {
-    type Item = &'a (String, Value);
-    type IntoIter = core::slice::Iter<'a, (String, Value)>;
+    type Item = &'a (Key, Value);
+    type IntoIter = core::slice::Iter<'a, (Key, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.members.iter()
     }
 }
 
 impl IntoIterator for Map {
-    type Item = (String, Value);
-    type IntoIter = alloc::vec::IntoIter<(String, Value)>;
+    type Item = (Key, Value);
+    type IntoIter = alloc::vec::IntoIter<(Key, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.members.into_iter()
     }
 }
 
-impl<K: Into<String>> FromIterator<(K, Value)> for Map {
+impl<K: Into<Key>> FromIterator<(K, Value)> for Map {
     fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Self {
         Map {
             members: iter.into_iter().map(|(k, v)| (k.into(), v)).collect(),

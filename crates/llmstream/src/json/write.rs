@@ -8,6 +8,7 @@
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
+use super::key::Key;
 use super::value::{Map, Value};
 
 impl fmt::Display for Value {
@@ -26,7 +27,7 @@ impl fmt::Display for Map {
 
 enum Frame<'a> {
     Array(core::slice::Iter<'a, Value>, bool),
-    Object(core::slice::Iter<'a, (alloc::string::String, Value)>, bool),
+    Object(core::slice::Iter<'a, (Key, Value)>, bool),
 }
 
 fn write_value(out: &mut dyn Write, value: &Value, pretty: bool) -> fmt::Result {

@@ -15,6 +15,7 @@ use alloc::vec::Vec;
 
 use super::machine::member_key;
 use super::{Container, Parser};
+use crate::json::key::Key;
 use crate::json::options::Keep;
 use crate::json::value::{Map, Value};
 
@@ -175,7 +176,7 @@ impl Parser {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Building {
     items: Vec<Value>,
-    members: Vec<(String, Value)>,
+    members: Vec<(Key, Value)>,
     /// Where each open container's elements start, outermost first.
     starts: Vec<usize>,
 }
