@@ -102,10 +102,7 @@ impl Parser {
                 }
                 _ if is_whitespace(byte) => {
                     // Indentation comes in runs: skip them in one loop.
-                    *pos += 1;
-                    while bytes.get(*pos).is_some_and(|&b| is_whitespace(b)) {
-                        *pos += 1;
-                    }
+                    *pos = skip_whitespace(bytes, *pos + 1);
                 }
                 State::RootValue => {
                     if let Some(step) = self.value(input, pos, Expected::Value, quiet) {
@@ -144,6 +141,16 @@ impl Parser {
                             *i += 1;
                         }
                         self.state = State::ArrayValue;
+                        // The next element at once, not through another
+                        // dispatch on the state (see `member`).
+                        *pos = skip_whitespace(bytes, *pos);
+                        if bytes.get(*pos).is_some_and(|&b| b != b']') {
+                            if let Some(step) =
+                                self.value(input, pos, Expected::ValueAfterComma, quiet)
+                            {
+                                emit!(step);
+                            }
+                        }
                     }
                     b']' => {
                         *pos += 1;
@@ -154,15 +161,9 @@ impl Parser {
                 State::ObjectFirst | State::ObjectKey => match byte {
                     b'"' => {
                         *pos += 1;
-                        self.open_key();
-                        self.state = if self.whole_key(input, pos) {
-                            State::Colon
-                        } else {
-                            State::Str {
-                                key: true,
-                                escape: Escape::None,
-                            }
-                        };
+                        if let Some(step) = self.member(input, pos, quiet) {
+                            emit!(step);
+                        }
                     }
                     b'}' if self.state == State::ObjectFirst || self.opts.trailing_commas => {
                         *pos += 1;
@@ -188,6 +189,13 @@ impl Parser {
                     b',' => {
                         *pos += 1;
                         self.state = State::ObjectKey;
+                        *pos = skip_whitespace(bytes, *pos);
+                        if bytes.get(*pos) == Some(&b'"') {
+                            *pos += 1;
+                            if let Some(step) = self.member(input, pos, quiet) {
+                                emit!(step);
+                            }
+                        }
                     }
                     b'}' => {
                         *pos += 1;
@@ -199,6 +207,33 @@ impl Parser {
                 State::Done => return self.unexpected(Expected::EndOfInput, byte, at),
             }
         }
+    }
+
+    /// A member from just after its key's opening quote: the key, and in
+    /// the usual `"key": value` also the colon and the value's first byte,
+    /// here rather than through a dispatch on the state for each. That
+    /// dispatch is one indirect jump whose target changes at every token,
+    /// and it mispredicted on most of them when parsing the small objects
+    /// of a provider stream (cachegrind: 1.8 M of 2.0 M). `Some` when an
+    /// event is due or on error; otherwise the state says where it stopped.
+    fn member(&mut self, input: &Input<'_>, pos: &mut usize, quiet: bool) -> Option<Step> {
+        self.open_key();
+        if !self.whole_key(input, pos) {
+            self.state = State::Str {
+                key: true,
+                escape: Escape::None,
+            };
+            return None;
+        }
+        self.state = State::Colon;
+        let bytes = input.bytes;
+        let colon = skip_whitespace(bytes, *pos);
+        if bytes.get(colon) != Some(&b':') {
+            return None;
+        }
+        *pos = skip_whitespace(bytes, colon + 1);
+        self.state = State::MemberValue;
+        self.value(input, pos, Expected::ValueAfterColon, quiet)
     }
 
     /// The piece is used up: report an open string's new text, show a
@@ -406,4 +441,13 @@ pub(super) fn member_key(segments: &[Segment], depth: usize) -> &str {
         Some(Segment::Key(key)) => key,
         _ => "",
     }
+}
+
+/// The index of the first byte at or after `pos` that is not whitespace
+/// (`bytes.len()` if none).
+fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(|&b| is_whitespace(b)) {
+        pos += 1;
+    }
+    pos
 }
