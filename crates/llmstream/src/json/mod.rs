@@ -21,6 +21,7 @@ mod repair;
 pub(crate) mod scan;
 #[cfg(feature = "serde")]
 mod serde_impl;
+mod tape;
 mod value;
 mod write;
 
@@ -33,6 +34,7 @@ pub use path::{InvalidPath, Path, PathBuf, Segment};
 pub use repair::{repair, repair_bytes};
 #[cfg(feature = "serde")]
 pub use serde_impl::{from_partial, from_value, DeError};
+pub use tape::{Elements, Members, Node, Tape};
 pub use value::{Map, Number, Value};
 
 /// Parses one complete JSON document (strict RFC 8259, default limits).

@@ -1,0 +1,187 @@
+//! `json::Tape` against `json::parse`: the same verdict, value and error on
+//! every JSONTestSuite file, on random documents and on random damage to
+//! them; one tape reused across documents; the `Node` reading API.
+
+mod common;
+
+use common::fixtures_dir;
+use llmstream::json::{self, Limits, Tape, Value};
+use proptest::prelude::*;
+
+/// What `json::parse` says, and what the tape says, for the same bytes.
+fn both(tape: &mut Tape, bytes: &[u8]) -> (Result<Value, json::Error>, Result<Value, json::Error>) {
+    let expected = json::parse(bytes);
+    let got = tape.parse(bytes).map(|node| node.to_value());
+    (expected, got)
+}
+
+#[test]
+fn every_json_test_suite_file_gets_json_parse_s_verdict_value_and_error() {
+    let Some(dir) = fixtures_dir() else {
+        eprintln!("skipped: ../shared/fixtures not found");
+        return;
+    };
+    let dir = dir.join("json/JSONTestSuite/test_parsing");
+    let mut tape = Tape::new();
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).expect("the suite") {
+        let path = entry.expect("an entry").path();
+        let bytes = std::fs::read(&path).expect("a file");
+        let (expected, got) = both(&mut tape, &bytes);
+        assert_eq!(got, expected, "{}", path.display());
+        count += 1;
+    }
+    assert!(count >= 300, "only {count} files");
+}
+
+#[test]
+fn a_reused_tape_reads_each_document_on_its_own() {
+    let mut tape = Tape::new();
+    let first = br#"{"a":"long text that leaves capacity behind","b":[1,2,3]}"#;
+    assert_eq!(tape.parse(first).unwrap().get("b").unwrap().len(), Some(3));
+    let second = br#"[{"x":"y"}]"#;
+    let node = tape.parse(second).unwrap();
+    assert_eq!(node.to_value(), json::parse(second).unwrap());
+    assert!(node.get("a").is_none());
+    // A failed parse leaves no trace of the document before it.
+    assert!(tape.parse(br#"{"a":"#).is_err());
+    let node = tape.parse(b"7").unwrap();
+    assert_eq!(node.as_u64(), Some(7));
+}
+
+#[test]
+fn nodes_read_like_values() {
+    let mut tape = Tape::new();
+    let text = br#"{"k":1,"s":"a\nb\u00e9\ud83d\ude00","k":[true,null,-2.5e3,{"z":{}}],"e":[]}"#;
+    let doc = tape.parse(text).unwrap();
+    let value = json::parse(text).unwrap();
+    // The last of duplicate keys, as `Map::get`.
+    let k = doc.get("k").unwrap();
+    assert!(k.is_array());
+    assert_eq!(k.len(), Some(4));
+    assert_eq!(k.to_value(), *value.get("k").unwrap());
+    assert_eq!(doc.get("s").unwrap().as_str(), Some("a\nbé😀"));
+    assert_eq!(k.get_index(0).unwrap().as_bool(), Some(true));
+    assert!(k.get_index(1).unwrap().is_null());
+    assert_eq!(k.get_index(2).unwrap().as_number(), Some("-2.5e3"));
+    assert_eq!(k.get_index(2).unwrap().as_f64(), Some(-2500.0));
+    assert_eq!(k.get_index(2).unwrap().as_i64(), None);
+    assert!(k.get_index(4).is_none());
+    let z = k.get_index(3).unwrap().get("z").unwrap();
+    assert!(z.is_object());
+    assert_eq!(z.len(), Some(0));
+    assert_eq!(z.members().count(), 0);
+    let keys: Vec<&str> = doc.members().map(|(key, _)| key).collect();
+    assert_eq!(keys, ["k", "s", "k", "e"]);
+    assert_eq!(doc.len(), Some(4));
+    assert_eq!(doc.get("e").unwrap().elements().count(), 0);
+    // Reading the wrong kind gives nothing, never a panic.
+    assert_eq!(doc.as_str(), None);
+    assert_eq!(doc.elements().count(), 0);
+    assert!(doc.get("s").unwrap().get("x").is_none());
+    assert_eq!(doc.get("s").unwrap().len(), None);
+    assert_eq!(doc.to_value(), value);
+}
+
+#[test]
+fn limits_are_json_parse_s() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let mut tape = Tape::new();
+    for n in [1, 127, 128, 129, 100_000] {
+        let text = deep(n);
+        let (expected, got) = both(&mut tape, text.as_bytes());
+        assert_eq!(got, expected, "depth {n}");
+    }
+    // A deep document under a raised limit: no recursion to overflow.
+    let limits = Limits::unlimited(200_000);
+    let mut tape = Tape::with_limits(limits);
+    let text = deep(100_000);
+    let value = tape.parse(text.as_bytes()).unwrap().to_value();
+    let mut depth = 0;
+    let mut at = &value;
+    while let Some(inner) = at.as_array().and_then(|items| items.first()) {
+        at = inner;
+        depth += 1;
+    }
+    assert_eq!(depth, 99_999);
+    // Dropping a 100,000-deep value is the value's business, not the tape's.
+    std::mem::forget(value);
+    let mut limits = Limits::new();
+    limits.max_string_bytes = 3;
+    limits.max_number_bytes = 2;
+    let mut tape = Tape::with_limits(limits);
+    for text in [
+        &br#"["abc"]"#[..],
+        br#"["abcd"]"#,
+        b"[12]",
+        b"[123]",
+        br#"{"abcd":1}"#,
+    ] {
+        let expected = json::parse_with(text, json::Options::new().limits(limits));
+        let got = tape.parse(text).map(|node| node.to_value());
+        assert_eq!(got, expected, "{}", String::from_utf8_lossy(text));
+    }
+}
+
+/// A random JSON document: nested arrays and objects of every scalar,
+/// keys and strings with escapes and non-ASCII text.
+fn document() -> impl Strategy<Value = String> {
+    let scalar = prop_oneof![
+        Just("null".to_string()),
+        Just("true".to_string()),
+        Just("false".to_string()),
+        any::<i64>().prop_map(|n| n.to_string()),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| format!("{f:e}")),
+        "[a-z\u{e9}\u{65e5}\u{1F600}\"\\\\\n\t/]{0,12}"
+            .prop_map(|s| serde_json::to_string(&s).unwrap()),
+        Just(r#""\ud83d\ude00 \u00e9 \u0000""#.to_string()),
+    ];
+    scalar.prop_recursive(6, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6)
+                .prop_map(|items| format!("[{}]", items.join(" , "))),
+            prop::collection::vec(("[a-z\u{e9}]{0,30}", inner), 0..6).prop_map(|members| {
+                let members: Vec<String> = members
+                    .into_iter()
+                    .map(|(k, v)| format!("{}:\n {v}", serde_json::to_string(&k).unwrap()))
+                    .collect();
+                format!("{{{}}}", members.join(","))
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(common::config(256))]
+
+    #[test]
+    fn random_documents_read_as_json_parse_reads_them(text in document()) {
+        let mut tape = Tape::new();
+        let (expected, got) = both(&mut tape, text.as_bytes());
+        prop_assert!(expected.is_ok(), "{text}");
+        prop_assert_eq!(got, expected);
+    }
+
+    /// Damage anywhere — a byte changed, dropped or cut — gets the same
+    /// verdict, value and error as `json::parse`.
+    #[test]
+    fn damaged_documents_get_json_parse_s_verdict(
+        text in document(),
+        at in any::<prop::sample::Index>(),
+        byte in any::<u8>(),
+        how in 0..3u8,
+    ) {
+        let mut bytes = text.into_bytes();
+        let i = at.index(bytes.len());
+        match how {
+            0 => bytes[i] = byte,
+            1 => { bytes.remove(i); }
+            _ => bytes.truncate(i),
+        }
+        let mut tape = Tape::new();
+        let (expected, got) = both(&mut tape, &bytes);
+        prop_assert_eq!(got, expected, "{}", String::from_utf8_lossy(&bytes));
+    }
+}
