@@ -23,6 +23,7 @@ pub(crate) mod scan;
 mod serde_impl;
 mod tape;
 mod value;
+mod view;
 mod write;
 
 pub use error::{Error, ErrorKind, Expected};
@@ -36,6 +37,7 @@ pub use repair::{repair, repair_bytes};
 pub use serde_impl::{from_partial, from_value, DeError};
 pub use tape::{Elements, Members, Node, Tape};
 pub use value::{Map, Number, Value};
+pub(crate) use view::View;
 
 /// Parses one complete JSON document (strict RFC 8259, default limits).
 ///

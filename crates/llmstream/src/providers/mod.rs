@@ -29,7 +29,7 @@ pub use event::{FinishReason, StreamEvent, Usage};
 pub use message::{Choice, ErrorInfo, Message, Part, ToolCall};
 pub use pipeline::{Pipeline, PipelineError};
 
-use crate::json::Value;
+use crate::json::{Node, Value, View};
 
 /// The wire formats llmstream reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -72,7 +72,12 @@ impl Provider {
     /// Which wire format a payload belongs to, from its shape (and the SSE
     /// event type, which Anthropic and Responses streams also send).
     pub fn detect(event_type: &str, payload: &Value) -> Option<Provider> {
-        let ty = payload.get("type").and_then(Value::as_str).unwrap_or("");
+        Provider::detect_in(event_type, payload)
+    }
+
+    /// [`Provider::detect`] over any [`View`].
+    pub(crate) fn detect_in<'v>(event_type: &str, payload: impl View<'v>) -> Option<Provider> {
+        let ty = get_str(payload, "type").unwrap_or("");
         if ty.starts_with("response.") || event_type.starts_with("response.") {
             return Some(Provider::OpenAiResponses);
         }
@@ -113,7 +118,7 @@ impl Provider {
             return Some(Provider::Gemini);
         }
         if payload.get("choices").is_some()
-            || payload.get("object").and_then(Value::as_str) == Some("chat.completion.chunk")
+            || get_str(payload, "object") == Some("chat.completion.chunk")
         {
             return Some(Provider::OpenAiChat);
         }
@@ -146,6 +151,14 @@ pub trait Accumulator: fmt::Debug + Send {
     /// recording), with its SSE event type (`"message"` when none).
     fn push(&mut self, event_type: &str, payload: &Value);
 
+    /// One payload read from a [`Tape`](crate::json::Tape) — what
+    /// [`Pipeline`] does, so that a stream's payloads cost no allocation
+    /// each. The same as [`Accumulator::push`] with the node's value; every
+    /// accumulator here reads the node in place.
+    fn push_node(&mut self, event_type: &str, payload: Node<'_>) {
+        self.push(event_type, &payload.to_value());
+    }
+
     /// The stream said it is done (OpenAI's `data: [DONE]`).
     fn done(&mut self) {
         self.builder_mut().complete();
@@ -176,13 +189,11 @@ pub trait Accumulator: fmt::Debug + Send {
 }
 
 /// Reads an unsigned integer member (wire indices and token counts).
-#[allow(dead_code)]
-pub(crate) fn get_u64(value: &Value, key: &str) -> Option<u64> {
-    value.get(key).and_then(Value::as_u64)
+pub(crate) fn get_u64<'v>(value: impl View<'v>, key: &str) -> Option<u64> {
+    value.get(key).and_then(View::as_u64)
 }
 
 /// Reads a string member.
-#[allow(dead_code)]
-pub(crate) fn get_str<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key).and_then(Value::as_str)
+pub(crate) fn get_str<'v>(value: impl View<'v>, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(View::as_str)
 }

@@ -36,7 +36,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::Value;
+use crate::json::{Node, Value, View};
 
 /// Folds OpenAI Chat Completions payloads into a message.
 ///
@@ -78,12 +78,12 @@ impl Accumulator {
         Accumulator { builder }
     }
 
-    fn choice(&mut self, choice: &Value, position: usize) {
+    fn choice<'v>(&mut self, choice: impl View<'v>, position: usize) {
         // A missing index means the gateway sends one choice per chunk:
         // its position (0) is the only sensible key. An index that is not
         // a non-negative integer cannot be keyed at all.
-        let index = match choice.get("index") {
-            None | Some(Value::Null) => position as u64,
+        let index = match choice.get("index").filter(|v| !v.is_null()) {
+            None => position as u64,
             Some(v) => match v.as_u64() {
                 Some(i) => i,
                 None => {
@@ -100,8 +100,9 @@ impl Accumulator {
         }
         if let Some(logprobs) = choice.get("logprobs") {
             for key in ["content", "refusal"] {
-                if let Some(items) = logprobs.get(key).and_then(Value::as_array) {
-                    self.builder.logprobs(index, items.iter().cloned());
+                if let Some(items) = logprobs.get(key).filter(|v| v.is_array()) {
+                    self.builder
+                        .logprobs(index, items.elements().map(View::to_value));
                 }
             }
         }
@@ -121,7 +122,7 @@ impl Accumulator {
         }
     }
 
-    fn delta(&mut self, choice: u64, delta: &Value) {
+    fn delta<'v>(&mut self, choice: u64, delta: impl View<'v>) {
         if let Some(role) = get_str(delta, "role") {
             self.builder.role(choice, role);
         }
@@ -138,13 +139,13 @@ impl Accumulator {
         if let Some(text) = get_str(delta, "refusal").filter(|t| !t.is_empty()) {
             self.builder.refusal(choice, text);
         }
-        if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
-            for (position, call) in calls.iter().enumerate() {
+        if let Some(calls) = delta.get("tool_calls") {
+            for (position, call) in calls.elements().enumerate() {
                 self.tool_call(choice, call, position);
             }
         }
         if let Some(call) = delta.get("function_call") {
-            if call.as_object().is_some() {
+            if call.is_object() {
                 let name = get_str(call, "name");
                 self.call_fragment(
                     choice,
@@ -158,7 +159,7 @@ impl Accumulator {
         }
     }
 
-    fn tool_call(&mut self, choice: u64, call: &Value, position: usize) {
+    fn tool_call<'v>(&mut self, choice: u64, call: impl View<'v>, position: usize) {
         let id = get_str(call, "id");
         let Some(key) = self.call_key(choice, call, id, position) else {
             return;
@@ -174,15 +175,15 @@ impl Accumulator {
     /// gateways omit it), a fragment naming an id already seen continues
     /// that call, a new id starts the next key, and a fragment with
     /// neither continues the latest call of the choice.
-    fn call_key(
+    fn call_key<'v>(
         &mut self,
         choice: u64,
-        call: &Value,
+        call: impl View<'v>,
         id: Option<&str>,
         position: usize,
     ) -> Option<u64> {
-        match call.get("index") {
-            None | Some(Value::Null) => {}
+        match call.get("index").filter(|v| !v.is_null()) {
+            None => {}
             Some(v) => {
                 return match v.as_u64() {
                     Some(i) => Some(i),
@@ -215,14 +216,14 @@ impl Accumulator {
         Some(last.unwrap_or(position as u64))
     }
 
-    fn call_fragment(
+    fn call_fragment<'v>(
         &mut self,
         choice: u64,
         key: u64,
         id: Option<&str>,
         name: Option<&str>,
         kind: Option<&str>,
-        arguments: Option<&Value>,
+        arguments: Option<impl View<'v>>,
     ) {
         if self.builder.has_tool_call(choice, key) {
             self.builder.tool_call_identify(choice, key, id, name);
@@ -236,35 +237,33 @@ impl Accumulator {
                 ArgumentStream::json(),
             );
         }
-        match arguments {
-            Some(Value::String(text)) => self.builder.tool_call_arguments(choice, key, text),
+        let Some(arguments) = arguments else {
+            return;
+        };
+        if let Some(text) = arguments.as_str() {
+            self.builder.tool_call_arguments(choice, key, text);
+        } else if arguments.is_object() || arguments.is_array() {
             // Some gateways send the arguments as an object, not as text.
-            Some(v @ (Value::Object(_) | Value::Array(_))) => {
-                let text = v.to_json();
-                self.builder.tool_call_arguments(choice, key, &text);
-            }
-            _ => {}
+            let text = arguments.to_json();
+            self.builder.tool_call_arguments(choice, key, &text);
         }
     }
 
-    fn error(&mut self, payload: &Value, error: &Value) {
-        let message = match error {
-            Value::String(s) => String::from(s.as_str()),
-            _ => get_str(error, "message")
+    fn error<'v, V: View<'v>>(&mut self, payload: V, error: V) {
+        let message = match error.as_str() {
+            Some(s) => String::from(s),
+            None => get_str(error, "message")
                 .map(String::from)
                 .unwrap_or_else(|| error.to_json()),
         };
-        let kind = get_str(error, "type")
-            .map(String::from)
-            .or_else(|| match error.get("code") {
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(Value::Number(n)) => Some(String::from(n.as_str())),
-                _ => None,
-            });
+        let kind = get_str(error, "type").map(String::from).or_else(|| {
+            let code = error.get("code")?;
+            code.as_str().or_else(|| code.as_number()).map(String::from)
+        });
         self.builder.error(ErrorInfo {
             message,
             kind,
-            raw: Some(payload.clone()),
+            raw: Some(payload.to_value()),
         });
     }
 }
@@ -283,7 +282,7 @@ fn normalize(reason: &str) -> FinishReason {
 
 /// Chat Completions token counts: `prompt_tokens`, `completion_tokens`,
 /// `total_tokens`, with the reasoning and cached counts from the details.
-fn usage(usage: &Value) -> Usage {
+fn usage<'v>(usage: impl View<'v>) -> Usage {
     Usage {
         input_tokens: get_u64(usage, "prompt_tokens"),
         output_tokens: get_u64(usage, "completion_tokens"),
@@ -297,26 +296,34 @@ fn usage(usage: &Value) -> Usage {
     }
 }
 
-impl Accumulate for Accumulator {
-    fn push(&mut self, _event_type: &str, payload: &Value) {
+impl Accumulator {
+    fn read<'v>(&mut self, payload: impl View<'v>) {
         if let Some(error) = payload.get("error").filter(|e| !e.is_null()) {
             self.error(payload, error);
         }
-        let choices: &[Value] = payload
-            .get("choices")
-            .and_then(Value::as_array)
-            .unwrap_or(&[]);
+        let choices = payload.get("choices");
         let id = get_str(payload, "id").filter(|s| !s.is_empty());
         let model = get_str(payload, "model").filter(|s| !s.is_empty());
-        if id.is_some() || model.is_some() || !choices.is_empty() {
+        let any_choice = choices.is_some_and(|c| c.elements().next().is_some());
+        if id.is_some() || model.is_some() || any_choice {
             self.builder.start(id, model);
         }
-        for (position, choice) in choices.iter().enumerate() {
+        for (position, choice) in choices.into_iter().flat_map(View::elements).enumerate() {
             self.choice(choice, position);
         }
-        if let Some(counts) = payload.get("usage").filter(|u| u.as_object().is_some()) {
+        if let Some(counts) = payload.get("usage").filter(|u| u.is_object()) {
             self.builder.usage(usage(counts));
         }
+    }
+}
+
+impl Accumulate for Accumulator {
+    fn push(&mut self, _event_type: &str, payload: &Value) {
+        self.read(payload);
+    }
+
+    fn push_node(&mut self, _event_type: &str, payload: Node<'_>) {
+        self.read(payload);
     }
 
     /// `data: [DONE]`: nothing more will come, so open tool calls end now

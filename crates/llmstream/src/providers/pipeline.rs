@@ -44,9 +44,10 @@ pub struct Pipeline {
     early_error: Option<ErrorInfo>,
     /// SSE events dispatched so far.
     events_read: u64,
-    /// Parses each payload, reused so that its buffers are too (boxed, and
-    /// made at the first payload, so that an idle pipeline stays small).
-    json: Option<Box<json::Parser>>,
+    /// Parses each payload, reused so that its buffers are too: after the
+    /// first few payloads, parsing one allocates nothing (boxed, and made
+    /// at the first payload, so that an idle pipeline stays small).
+    json: Option<Box<json::Tape>>,
 }
 
 /// The stream itself could not be read (an SSE limit was exceeded).
@@ -161,26 +162,26 @@ impl Pipeline {
             }
             return;
         }
-        let parser = self.json.get_or_insert_with(|| {
-            Box::new(json::Parser::with_options(
-                json::Options::new().final_value(),
-            ))
-        });
-        parser.reset();
-        let parsed = parser.push(trimmed.as_bytes()).and_then(|()| parser.end());
-        let value = match parsed.map(|()| parser.take_value().unwrap_or_default()) {
-            Ok(value) => value,
+        // Taken out while its node is read, so that `self` stays free.
+        let mut tape = self.json.take().unwrap_or_default();
+        match tape.parse(trimmed.as_bytes()) {
+            Ok(payload) => self.accumulate(event_type, payload, number),
             Err(e) => {
                 let message = format!("SSE event {number}: data is not JSON: {e}");
                 self.report(ErrorInfo::new(message));
-                return;
             }
-        };
+        }
+        self.json = Some(tape);
+    }
+
+    /// Hands a parsed payload to the accumulator, made at the first one
+    /// (for the provider its shape names, unless one was forced).
+    fn accumulate(&mut self, event_type: &str, payload: json::Node<'_>, number: u64) {
         if self.accumulator.is_none() {
             let provider = self
                 .forced
-                .or_else(|| Provider::detect(event_type, &value))
-                .or_else(|| value.get("error").map(|_| Provider::OpenAiChat));
+                .or_else(|| Provider::detect_in(event_type, payload))
+                .or_else(|| payload.get("error").map(|_| Provider::OpenAiChat));
             let Some(provider) = provider else {
                 let message =
                     format!("SSE event {number}: cannot tell the provider from this payload");
@@ -196,7 +197,7 @@ impl Pipeline {
             self.accumulator = Some(acc);
         }
         if let Some(acc) = self.accumulator.as_mut() {
-            acc.push(event_type, &value);
+            acc.push_node(event_type, payload);
         }
     }
 
