@@ -34,7 +34,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::Value;
+use crate::json::{Node, Value, View};
 
 /// Anthropic streams have a single answer.
 const CHOICE: u64 = 0;
@@ -109,7 +109,7 @@ impl Accumulator {
         }
     }
 
-    fn message_start(&mut self, payload: &Value) {
+    fn message_start<'v>(&mut self, payload: impl View<'v>) {
         let message = payload.get("message");
         let id = message.and_then(|m| get_str(m, "id"));
         let model = message.and_then(|m| get_str(m, "model"));
@@ -121,7 +121,7 @@ impl Accumulator {
                         "protocol error: message_start for {id} inside message {known}"
                     ));
                     error.kind = Some(String::from("protocol_error"));
-                    error.raw = Some(payload.clone());
+                    error.raw = Some(payload.to_value());
                     self.builder.error(error);
                     self.broken = true;
                     return;
@@ -144,7 +144,7 @@ impl Accumulator {
     }
 
     /// Overwrites the counts `usage` names, keeps the others.
-    fn update_usage(&mut self, usage: &Value) {
+    fn update_usage<'v>(&mut self, usage: impl View<'v>) {
         if let Some(n) = get_u64(usage, "input_tokens") {
             self.usage.input_tokens = Some(n);
         }
@@ -164,7 +164,7 @@ impl Accumulator {
         }
     }
 
-    fn block_start(&mut self, payload: &Value) {
+    fn block_start<'v>(&mut self, payload: impl View<'v>) {
         let Some(index) = get_u64(payload, "index") else {
             return;
         };
@@ -186,7 +186,7 @@ impl Accumulator {
             "text" => BlockKind::Text,
             "thinking" => BlockKind::Thinking,
             _ if ty.ends_with("tool_use") => BlockKind::Tool {
-                input: block.get("input").cloned(),
+                input: block.get("input").map(View::to_value),
                 fragments: false,
             },
             _ => BlockKind::Raw,
@@ -197,9 +197,9 @@ impl Accumulator {
         };
         match kind {
             BlockKind::Text => {
-                if let Some(Value::Array(citations)) = block.get("citations") {
-                    for citation in citations {
-                        self.builder.citation(CHOICE, citation.clone());
+                if let Some(citations) = block.get("citations") {
+                    for citation in citations.elements() {
+                        self.builder.citation(CHOICE, citation.to_value());
                         state.has_part = true;
                     }
                 }
@@ -235,7 +235,7 @@ impl Accumulator {
                 state.has_part = true;
             }
             BlockKind::Raw => {
-                self.builder.raw_part(CHOICE, block.clone());
+                self.builder.raw_part(CHOICE, block.to_value());
                 state.has_part = true;
             }
         }
@@ -270,7 +270,7 @@ impl Accumulator {
         true
     }
 
-    fn block_delta(&mut self, payload: &Value) {
+    fn block_delta<'v>(&mut self, payload: impl View<'v>) {
         let Some(index) = get_u64(payload, "index") else {
             return;
         };
@@ -298,7 +298,7 @@ impl Accumulator {
                         builder.begin_text(CHOICE);
                         block.has_part = true;
                     }
-                    builder.citation(CHOICE, citation.clone());
+                    builder.citation(CHOICE, citation.to_value());
                 }
             }
             (BlockKind::Thinking, "thinking_delta") => {
@@ -334,7 +334,7 @@ impl Accumulator {
         }
     }
 
-    fn block_stop(&mut self, payload: &Value) {
+    fn block_stop<'v>(&mut self, payload: impl View<'v>) {
         let Some(index) = get_u64(payload, "index") else {
             return;
         };
@@ -354,13 +354,13 @@ impl Accumulator {
         }
     }
 
-    fn message_delta(&mut self, payload: &Value) {
+    fn message_delta<'v>(&mut self, payload: impl View<'v>) {
         let delta = payload.get("delta");
         if let Some(details) = delta
             .and_then(|d| d.get("stop_details"))
             .filter(|v| !v.is_null())
         {
-            self.builder.finish_details(CHOICE, details.clone());
+            self.builder.finish_details(CHOICE, details.to_value());
         }
         if let Some(usage) = payload.get("usage") {
             self.update_usage(usage);
@@ -382,7 +382,7 @@ impl Accumulator {
         }
     }
 
-    fn stream_error(&mut self, payload: &Value) {
+    fn stream_error<'v>(&mut self, payload: impl View<'v>) {
         let error = payload.get("error");
         let message = error
             .and_then(|e| get_str(e, "message"))
@@ -390,7 +390,7 @@ impl Accumulator {
             .unwrap_or("error event");
         let mut info = ErrorInfo::new(message);
         info.kind = error.and_then(|e| get_str(e, "type")).map(String::from);
-        info.raw = Some(payload.clone());
+        info.raw = Some(payload.to_value());
         self.builder.error(info);
     }
 }
@@ -412,6 +412,24 @@ fn is_empty_object(value: &Value) -> bool {
 
 impl Accumulate for Accumulator {
     fn push(&mut self, event_type: &str, payload: &Value) {
+        self.read(event_type, payload);
+    }
+
+    fn push_node(&mut self, event_type: &str, payload: Node<'_>) {
+        self.read(event_type, payload);
+    }
+
+    fn builder(&self) -> &MessageBuilder {
+        &self.builder
+    }
+
+    fn builder_mut(&mut self) -> &mut MessageBuilder {
+        &mut self.builder
+    }
+}
+
+impl Accumulator {
+    fn read<'v>(&mut self, event_type: &str, payload: impl View<'v>) {
         if self.broken {
             return;
         }
@@ -438,13 +456,5 @@ impl Accumulate for Accumulator {
             // `ping`, and event types added after this was written.
             _ => {}
         }
-    }
-
-    fn builder(&self) -> &MessageBuilder {
-        &self.builder
-    }
-
-    fn builder_mut(&mut self) -> &mut MessageBuilder {
-        &mut self.builder
     }
 }

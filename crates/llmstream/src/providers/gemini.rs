@@ -35,7 +35,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::Value;
+use crate::json::{Node, Value, View};
 
 /// Folds Gemini payloads into a message.
 #[derive(Debug, Clone)]
@@ -82,7 +82,7 @@ impl Accumulator {
         }
     }
 
-    fn chunk(&mut self, payload: &Value) {
+    fn chunk<'v, V: View<'v>>(&mut self, payload: V) {
         self.builder.start(
             get_str(payload, "responseId"),
             get_str(payload, "modelVersion"),
@@ -90,9 +90,9 @@ impl Accumulator {
         if let Some(error) = payload.get("error") {
             self.provider_error(payload, error);
         }
-        let mut finishes: Vec<(u64, &Value)> = Vec::new();
-        if let Some(Value::Array(candidates)) = payload.get("candidates") {
-            for candidate in candidates {
+        let mut finishes: Vec<(u64, V)> = Vec::new();
+        if let Some(candidates) = payload.get("candidates") {
+            for candidate in candidates.elements() {
                 let index = get_u64(candidate, "index").unwrap_or(0);
                 if !self.candidate(index, candidate) {
                     continue;
@@ -124,7 +124,7 @@ impl Accumulator {
     }
 
     /// Reads one candidate's parts; false if the choice limit refused it.
-    fn candidate(&mut self, index: u64, candidate: &Value) -> bool {
+    fn candidate<'v>(&mut self, index: u64, candidate: impl View<'v>) -> bool {
         let content = candidate.get("content");
         // Gemini calls the answering side "model"; the normalized message
         // says "assistant" like every other wire.
@@ -137,15 +137,15 @@ impl Accumulator {
             return false;
         }
         self.candidates.entry(index).or_default();
-        if let Some(Value::Array(parts)) = content.and_then(|c| c.get("parts")) {
-            for part in parts {
+        if let Some(parts) = content.and_then(|c| c.get("parts")) {
+            for part in parts.elements() {
                 self.part(index, part);
             }
         }
         true
     }
 
-    fn part(&mut self, choice: u64, part: &Value) {
+    fn part<'v>(&mut self, choice: u64, part: impl View<'v>) {
         let signature = get_str(part, "thoughtSignature").filter(|s| !s.is_empty());
         if let Some(call) = part.get("functionCall") {
             let key = self.function_call(choice, call);
@@ -155,7 +155,7 @@ impl Accumulator {
             return;
         }
         if let Some(text) = get_str(part, "text") {
-            let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
+            let thought = part.get("thought").and_then(View::as_bool) == Some(true);
             if thought {
                 // The signature closes the thought it comes with.
                 self.builder.reasoning(choice, text);
@@ -172,7 +172,7 @@ impl Accumulator {
             }
             return;
         }
-        if part.as_object().is_some_and(|m| m.len() == 1) {
+        if part.is_object() && part.members().count() == 1 {
             if let Some(sig) = signature {
                 self.builder.reasoning_signature(choice, sig);
                 return;
@@ -180,17 +180,15 @@ impl Accumulator {
         }
         // inlineData, executableCode, codeExecutionResult, functionResponse,
         // fileData, and whatever comes next: kept as sent.
-        self.builder.raw_part(choice, part.clone());
+        self.builder.raw_part(choice, part.to_value());
     }
 
     /// One `functionCall` member; the key of the call it concerns.
-    fn function_call(&mut self, choice: u64, call: &Value) -> Option<u64> {
+    fn function_call<'v>(&mut self, choice: u64, call: impl View<'v>) -> Option<u64> {
         let name = get_str(call, "name").filter(|n| !n.is_empty());
-        let will_continue = call.get("willContinue").and_then(Value::as_bool) == Some(true);
-        let partial = match call.get("partialArgs") {
-            Some(Value::Array(items)) => items.as_slice(),
-            _ => &[],
-        };
+        let will_continue = call.get("willContinue").and_then(View::as_bool) == Some(true);
+        let partial = call.get("partialArgs");
+        let no_partial = partial.map_or(true, |p| p.elements().next().is_none());
         let args = call.get("args");
         let open_key = self
             .candidates
@@ -203,7 +201,7 @@ impl Accumulator {
             // call whose arguments are streaming.
             (None, Some(key)) => key,
             // A terminator with nothing open: nothing to end.
-            (None, None) if partial.is_empty() && args.is_none() => return None,
+            (None, None) if no_partial && args.is_none() => return None,
             // A named call, or arguments for a call never announced: a new
             // call (ending any still streaming).
             _ => {
@@ -215,7 +213,7 @@ impl Accumulator {
                     self.builder.tool_call_end(choice, key);
                     return Some(key);
                 }
-                if partial.is_empty() && !will_continue {
+                if no_partial && !will_continue {
                     // A whole call without `args`: no arguments, `{}`.
                     self.builder.tool_call_end(choice, key);
                     return Some(key);
@@ -229,7 +227,7 @@ impl Accumulator {
                 key
             }
         };
-        for arg in partial {
+        for arg in partial.into_iter().flat_map(View::elements) {
             self.partial_arg(choice, key, arg);
         }
         if !will_continue {
@@ -239,7 +237,7 @@ impl Accumulator {
     }
 
     /// Starts the candidate's next call; `None` if the limits refused it.
-    fn begin_call(&mut self, choice: u64, call: &Value, name: &str) -> Option<u64> {
+    fn begin_call<'v>(&mut self, choice: u64, call: impl View<'v>, name: &str) -> Option<u64> {
         let state = self.candidates.entry(choice).or_default();
         let key = state.calls;
         state.calls = state.calls.saturating_add(1);
@@ -258,22 +256,22 @@ impl Accumulator {
         self.builder.has_tool_call(choice, key).then_some(key)
     }
 
-    fn partial_arg(&mut self, choice: u64, key: u64, arg: &Value) {
+    fn partial_arg<'v>(&mut self, choice: u64, key: u64, arg: impl View<'v>) {
         let Some(path) = get_str(arg, "jsonPath").and_then(parse_json_path) else {
             return;
         };
         let leaf = if let Some(s) = get_str(arg, "stringValue") {
             Leaf::Str(s)
-        } else if let Some(n @ Value::Number(_)) = arg.get("numberValue") {
-            Leaf::Json(n.to_json())
-        } else if let Some(b) = arg.get("boolValue").and_then(Value::as_bool) {
+        } else if let Some(n) = arg.get("numberValue").and_then(View::as_number) {
+            Leaf::Json(String::from(n))
+        } else if let Some(b) = arg.get("boolValue").and_then(View::as_bool) {
             Leaf::Json(String::from(if b { "true" } else { "false" }))
         } else if arg.get("nullValue").is_some() {
             Leaf::Json(String::from("null"))
         } else {
             return;
         };
-        let will_continue = arg.get("willContinue").and_then(Value::as_bool) == Some(true);
+        let will_continue = arg.get("willContinue").and_then(View::as_bool) == Some(true);
         let Some(open) = self
             .candidates
             .get_mut(&choice)
@@ -300,7 +298,7 @@ impl Accumulator {
         self.builder.tool_call_end(choice, open.key);
     }
 
-    fn usage(&mut self, usage: &Value) {
+    fn usage<'v>(&mut self, usage: impl View<'v>) {
         let snapshot = Usage {
             input_tokens: get_u64(usage, "promptTokenCount"),
             output_tokens: get_u64(usage, "candidatesTokenCount"),
@@ -319,7 +317,7 @@ impl Accumulator {
         }
     }
 
-    fn finish(&mut self, choice: u64, candidate: &Value) {
+    fn finish<'v>(&mut self, choice: u64, candidate: impl View<'v>) {
         let Some(reason) = get_str(candidate, "finishReason") else {
             return;
         };
@@ -331,7 +329,7 @@ impl Accumulator {
             state.finished = true;
         }
         if let Some(details) = candidate.get("finishMessage") {
-            self.builder.finish_details(choice, details.clone());
+            self.builder.finish_details(choice, details.to_value());
         }
         let called = self
             .builder
@@ -352,13 +350,25 @@ impl Accumulator {
         }
     }
 
-    fn provider_error(&mut self, payload: &Value, error: &Value) {
+    fn read<'v>(&mut self, payload: impl View<'v>) {
+        if payload.is_array() {
+            // Without `alt=sse` the body is one JSON array of chunks; a
+            // caller that parsed it whole may hand it over as such.
+            for chunk in payload.elements() {
+                self.chunk(chunk);
+            }
+        } else {
+            self.chunk(payload);
+        }
+    }
+
+    fn provider_error<'v, V: View<'v>>(&mut self, payload: V, error: V) {
         let message = get_str(error, "message").unwrap_or("error");
         let mut info = ErrorInfo::new(message);
         info.kind = get_str(error, "status")
             .map(String::from)
             .or_else(|| get_u64(error, "code").map(|c| format!("{c}")));
-        info.raw = Some(payload.clone());
+        info.raw = Some(payload.to_value());
         self.builder.error(info);
     }
 }
@@ -379,16 +389,11 @@ pub fn normalize(reason: &str, called: bool) -> FinishReason {
 
 impl Accumulate for Accumulator {
     fn push(&mut self, _event_type: &str, payload: &Value) {
-        match payload {
-            // Without `alt=sse` the body is one JSON array of chunks; a
-            // caller that parsed it whole may hand it over as such.
-            Value::Array(chunks) => {
-                for chunk in chunks {
-                    self.chunk(chunk);
-                }
-            }
-            _ => self.chunk(payload),
-        }
+        self.read(payload);
+    }
+
+    fn push_node(&mut self, _event_type: &str, payload: Node<'_>) {
+        self.read(payload);
     }
 
     fn end_stream(&mut self) {

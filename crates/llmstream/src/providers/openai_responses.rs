@@ -59,7 +59,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Part, Provider, Usage,
 };
-use crate::json::Value;
+use crate::json::{Node, Value, View};
 
 /// Responses streams have one answer: everything goes to choice 0.
 const CHOICE: u64 = 0;
@@ -161,9 +161,9 @@ impl Accumulator {
     }
 
     /// The key of the item at the payload's `output_index` (0 when absent).
-    fn key(&mut self, payload: &Value) -> Option<u64> {
-        let index = match payload.get("output_index") {
-            None | Some(Value::Null) => 0,
+    fn key<'v>(&mut self, payload: impl View<'v>) -> Option<u64> {
+        let index = match payload.get("output_index").filter(|v| !v.is_null()) {
+            None => 0,
             Some(v) => match v.as_u64() {
                 Some(i) => i,
                 None => {
@@ -193,7 +193,7 @@ impl Accumulator {
         }
     }
 
-    fn created(&mut self, response: Option<&Value>) {
+    fn created<'v>(&mut self, response: Option<impl View<'v>>) {
         if self.response.created && (self.response.ended || self.response.has_items) {
             // A new response of a concatenated body.
             self.offset = self.max_key.map_or(0, |m| m.saturating_add(1));
@@ -205,7 +205,7 @@ impl Accumulator {
         self.start(response);
     }
 
-    fn start(&mut self, response: Option<&Value>) {
+    fn start<'v>(&mut self, response: Option<impl View<'v>>) {
         let id = response.and_then(|r| get_str(r, "id"));
         let model = response.and_then(|r| get_str(r, "model"));
         self.builder.start(id, model);
@@ -241,7 +241,7 @@ impl Accumulator {
         }
     }
 
-    fn delta(&mut self, kind: SegmentKind, sub: &str, payload: &Value, field: &str) {
+    fn delta<'v>(&mut self, kind: SegmentKind, sub: &str, payload: impl View<'v>, field: &str) {
         let Some(key) = self.key(payload) else {
             return;
         };
@@ -257,7 +257,7 @@ impl Accumulator {
     }
 
     /// Begins the tool call at `key` if it has not begun.
-    fn call_start(&mut self, key: u64, item: Option<&Value>, json: bool) {
+    fn call_start<'v>(&mut self, key: u64, item: Option<impl View<'v>>, json: bool) {
         self.ensure_started();
         self.response.has_items = true;
         self.response.has_calls = true;
@@ -285,12 +285,12 @@ impl Accumulator {
         }
     }
 
-    fn call_delta(&mut self, payload: &Value, json: bool) {
+    fn call_delta<'v>(&mut self, payload: impl View<'v>, json: bool) {
         let Some(key) = self.key(payload) else {
             return;
         };
         if !self.builder.has_tool_call(CHOICE, key) {
-            self.call_start(key, None, json);
+            self.call_start(key, None::<&Value>, json);
         }
         if let Some(fragment) = get_str(payload, "delta") {
             self.builder.tool_call_arguments(CHOICE, key, fragment);
@@ -304,7 +304,7 @@ impl Accumulator {
             return;
         };
         if !self.builder.has_tool_call(CHOICE, key) {
-            self.call_start(key, None, json);
+            self.call_start(key, None::<&Value>, json);
         }
         let accumulated = self.builder.tool_call_text(CHOICE, key).unwrap_or("");
         if accumulated == text {
@@ -333,7 +333,7 @@ impl Accumulator {
             .tool_call_replace_arguments(CHOICE, key, stream, text);
     }
 
-    fn call_done(&mut self, payload: &Value, field: &str, json: bool) {
+    fn call_done<'v>(&mut self, payload: impl View<'v>, field: &str, json: bool) {
         if let Some(key) = self.key(payload) {
             self.call_reconcile(key, get_str(payload, field), json);
         }
@@ -341,14 +341,14 @@ impl Accumulator {
 
     /// An `output_item.*` event's key and item; either one marks the
     /// response as started and as having output.
-    fn item<'v>(&mut self, payload: &'v Value) -> Option<(u64, &'v Value)> {
+    fn item<'v, V: View<'v>>(&mut self, payload: V) -> Option<(u64, V)> {
         let key = self.key(payload)?;
         self.ensure_started();
         self.response.has_items = true;
         Some((key, payload.get("item")?))
     }
 
-    fn item_added(&mut self, payload: &Value) {
+    fn item_added<'v>(&mut self, payload: impl View<'v>) {
         let Some((key, item)) = self.item(payload) else {
             return;
         };
@@ -370,7 +370,7 @@ impl Accumulator {
         }
     }
 
-    fn item_done(&mut self, payload: &Value) {
+    fn item_done<'v>(&mut self, payload: impl View<'v>) {
         let Some((key, item)) = self.item(payload) else {
             return;
         };
@@ -379,8 +379,8 @@ impl Accumulator {
                 if let Some(role) = get_str(item, "role") {
                     self.builder.role(CHOICE, role);
                 }
-                let parts = item.get("content").and_then(Value::as_array).unwrap_or(&[]);
-                for (index, part) in parts.iter().enumerate() {
+                let parts = item.get("content").into_iter().flat_map(View::elements);
+                for (index, part) in parts.enumerate() {
                     let kind = match get_str(part, "type") {
                         Some("output_text") => SegmentKind::Text,
                         Some("refusal") => SegmentKind::Refusal,
@@ -405,15 +405,15 @@ impl Accumulator {
                 self.builder.tool_call_end(CHOICE, key);
             }
             Some("reasoning") => self.reasoning_done(key, item),
-            _ => self.builder.raw_part(CHOICE, item.clone()),
+            _ => self.builder.raw_part(CHOICE, item.to_value()),
         }
     }
 
     /// A finished reasoning item: its summary if none streamed, and its
     /// encrypted content as the signature of its reasoning part.
-    fn reasoning_done(&mut self, key: u64, item: &Value) {
-        let summary = item.get("summary").and_then(Value::as_array).unwrap_or(&[]);
-        for (index, part) in summary.iter().enumerate() {
+    fn reasoning_done<'v>(&mut self, key: u64, item: impl View<'v>) {
+        let summary = item.get("summary").into_iter().flat_map(View::elements);
+        for (index, part) in summary.enumerate() {
             self.segment_done(
                 (SegmentKind::Summary, key, index as u64),
                 get_str(part, "text"),
@@ -441,12 +441,12 @@ impl Accumulator {
         if own || !last_is_reasoning {
             self.builder.reasoning_signature(CHOICE, blob);
         } else {
-            self.builder.raw_part(CHOICE, item.clone());
+            self.builder.raw_part(CHOICE, item.to_value());
         }
     }
 
     /// `response.completed` / `.incomplete` / `.failed` / `.cancelled`.
-    fn terminal(&mut self, ty: &str, payload: &Value) {
+    fn terminal<'v>(&mut self, ty: &str, payload: impl View<'v>) {
         let response = payload.get("response");
         self.start(response);
         let status = match ty {
@@ -465,7 +465,7 @@ impl Accumulator {
         }
         if let Some(counts) = response
             .and_then(|r| r.get("usage"))
-            .filter(|u| u.as_object().is_some())
+            .filter(|u| u.is_object())
         {
             let total = sum(self.usage_before.as_ref(), usage(counts));
             self.usage_after = Some(total.clone());
@@ -494,18 +494,17 @@ impl Accumulator {
     /// An error: `{"type":"error","code":…,"message":…}` or
     /// `{"type":"error","error":{"type":…,"code":…,"message":…}}`, or a
     /// failed response's `error` object.
-    fn error(&mut self, payload: &Value, nested: Option<&Value>) {
+    fn error<'v, V: View<'v>>(&mut self, payload: V, nested: Option<V>) {
         let fields = nested
-            .or_else(|| payload.get("error").filter(|e| e.as_object().is_some()))
+            .or_else(|| payload.get("error").filter(|e| e.is_object()))
             .unwrap_or(payload);
         let message = get_str(fields, "message")
             .or_else(|| get_str(payload, "message"))
             .map(String::from)
             .unwrap_or_else(|| fields.to_json());
-        let code = |v: &Value| match v.get("code") {
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Number(n)) => Some(String::from(n.as_str())),
-            _ => None,
+        let code = |v: V| {
+            let code = v.get("code")?;
+            code.as_str().or_else(|| code.as_number()).map(String::from)
         };
         let kind = get_str(fields, "type")
             .filter(|t| *t != "error")
@@ -516,14 +515,14 @@ impl Accumulator {
         self.builder.error(ErrorInfo {
             message,
             kind,
-            raw: Some(payload.clone()),
+            raw: Some(payload.to_value()),
         });
     }
 }
 
 /// Responses token counts: `input_tokens`, `output_tokens`,
 /// `total_tokens`, with the reasoning and cached counts from the details.
-fn usage(usage: &Value) -> Usage {
+fn usage<'v>(usage: impl View<'v>) -> Usage {
     Usage {
         input_tokens: get_u64(usage, "input_tokens"),
         output_tokens: get_u64(usage, "output_tokens"),
@@ -559,6 +558,24 @@ fn sum(before: Option<&Usage>, now: Usage) -> Usage {
 
 impl Accumulate for Accumulator {
     fn push(&mut self, event_type: &str, payload: &Value) {
+        self.read(event_type, payload);
+    }
+
+    fn push_node(&mut self, event_type: &str, payload: Node<'_>) {
+        self.read(event_type, payload);
+    }
+
+    fn builder(&self) -> &MessageBuilder {
+        &self.builder
+    }
+
+    fn builder_mut(&mut self) -> &mut MessageBuilder {
+        &mut self.builder
+    }
+}
+
+impl Accumulator {
+    fn read<'v>(&mut self, event_type: &str, payload: impl View<'v>) {
         let ty = get_str(payload, "type").unwrap_or(event_type);
         match ty {
             "response.created" => self.created(payload.get("response")),
@@ -605,13 +622,5 @@ impl Accumulate for Accumulator {
             // to accumulate.
             _ => {}
         }
-    }
-
-    fn builder(&self) -> &MessageBuilder {
-        &self.builder
-    }
-
-    fn builder_mut(&mut self) -> &mut MessageBuilder {
-        &mut self.builder
     }
 }

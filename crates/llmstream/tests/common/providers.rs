@@ -124,12 +124,57 @@ impl Streams {
             "provider given instead of detected",
         );
         same(&whole, &self.feed(false, bytes.chunks(1)), "byte by byte");
+        if let Some(by_values) = self.by_values(bytes) {
+            same(
+                &self.feed(true, [bytes]),
+                &by_values,
+                "each payload parsed into a Value and pushed",
+            );
+        }
         for &seed in SEEDS {
             let pieces = super::random_pieces(bytes, seed);
             let random = self.feed(false, pieces);
             same(&whole, &random, &format!("random pieces, seed {seed}"));
         }
         whole
+    }
+
+    /// The body's payloads each parsed into a `Value` and handed to the
+    /// accumulator with `push` (the pipeline reads them from a tape with
+    /// `push_node`); `None` if a payload is not JSON (the pipeline then
+    /// reports it, which this does not imitate).
+    fn by_values(&self, bytes: &[u8]) -> Option<Run> {
+        let mut decoder = llmstream::sse::Decoder::new();
+        let mut acc = self.provider.accumulator();
+        let mut events = Vec::new();
+        for last in [false, true] {
+            if last {
+                let _ = decoder.finish();
+            } else {
+                decoder.feed(bytes);
+            }
+            while let Some(item) = decoder.next() {
+                let llmstream::sse::ItemRef::Event(event) = item.ok()? else {
+                    continue;
+                };
+                let data = event.data.trim();
+                if data == "[DONE]" {
+                    acc.done();
+                } else if !data.is_empty() {
+                    let payload = json::parse(data.as_bytes()).ok()?;
+                    acc.push(event.event_type, &payload);
+                }
+                while let Some(event) = acc.next_event() {
+                    events.push(event);
+                }
+            }
+        }
+        acc.end_stream();
+        while let Some(event) = acc.next_event() {
+            events.push(event);
+        }
+        let message = acc.message().clone();
+        Some(Run { message, events })
     }
 
     /// JSON-lines payloads (one per line) through the accumulator directly,
