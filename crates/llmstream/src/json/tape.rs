@@ -104,9 +104,20 @@ impl Tape {
         self.entries.clear();
         self.text.clear();
         self.open.clear();
-        if input.len() as u64 > self.limits.max_input_bytes || u32::try_from(input.len()).is_err() {
+        // Decoded strings go after the copy of the input, and are never
+        // longer than their source: twice the input must fit a `u32`.
+        if input.len() as u64 > self.limits.max_input_bytes || input.len() > (u32::MAX / 2) as usize
+        {
             return None;
         }
+        // The input is validated and copied whole, once: then a string
+        // without escapes, a key or a number is only a place in that copy,
+        // found by the scan for its end, and nothing is copied per string.
+        let (source, end) = valid_prefix(input);
+        if end != End::Valid {
+            return None;
+        }
+        self.text.push_str(source);
         let mut pos = skip_whitespace(input, 0);
         'value: loop {
             match *input.get(pos)? {
@@ -128,13 +139,13 @@ impl Tape {
                         self.close();
                     } else {
                         if object {
-                            pos = self.key(input, pos)?;
+                            pos = self.key(source, pos)?;
                         }
                         self.count();
                         continue 'value;
                     }
                 }
-                b'"' => pos = self.string(input, pos + 1)?,
+                b'"' => pos = self.string(source, pos + 1)?,
                 b't' => pos = self.literal(input, pos, b"true", Entry::Bool(true))?,
                 b'f' => pos = self.literal(input, pos, b"false", Entry::Bool(false))?,
                 b'n' => pos = self.literal(input, pos, b"null", Entry::Null)?,
@@ -143,10 +154,8 @@ impl Tape {
                     if len > self.limits.max_number_bytes {
                         return None;
                     }
-                    let text = valid_prefix(input.get(pos..pos + len)?).0;
-                    let at = self.push_text(text);
                     self.entries.push(Entry::Number {
-                        at,
+                        at: pos as u32,
                         len: len as u32,
                     });
                     pos += len;
@@ -163,7 +172,7 @@ impl Tape {
                     (b',', _) => {
                         pos = skip_whitespace(input, pos + 1);
                         if object {
-                            pos = self.key(input, pos)?;
+                            pos = self.key(source, pos)?;
                         }
                         self.count();
                         continue 'value;
@@ -199,11 +208,12 @@ impl Tape {
     }
 
     /// A key, its colon and the whitespace around: where the value starts.
-    fn key(&mut self, input: &[u8], pos: usize) -> Option<usize> {
+    fn key(&mut self, source: &str, pos: usize) -> Option<usize> {
+        let input = source.as_bytes();
         if input.get(pos) != Some(&b'"') {
             return None;
         }
-        let pos = skip_whitespace(input, self.string(input, pos + 1)?);
+        let pos = skip_whitespace(input, self.string(source, pos + 1)?);
         if input.get(pos) != Some(&b':') {
             return None;
         }
@@ -218,29 +228,33 @@ impl Tape {
         Some(pos + word.len())
     }
 
-    /// A string body from `pos` (after the opening quote), decoded into
-    /// `text`: where the closing quote is, plus one.
-    fn string(&mut self, input: &[u8], mut pos: usize) -> Option<usize> {
-        let at = self.text.len();
-        loop {
-            let rest = input.get(pos..)?;
-            let run = string_run_end(rest);
-            // A run ends at an ASCII byte or at the end of the input (then
-            // the string is unterminated anyway): it holds whole characters.
-            let (text, end) = valid_prefix(rest.get(..run)?);
-            if end != End::Valid {
-                return None;
+    /// A string body from `pos` (after the opening quote): where the
+    /// closing quote is, plus one. Without escapes it is the place of its
+    /// text in the input's copy; with them, its text is decoded after it.
+    fn string(&mut self, source: &str, start: usize) -> Option<usize> {
+        let input = source.as_bytes();
+        let mut pos = start + string_run_end(input.get(start..)?);
+        let (at, mut len) = (start, pos - start);
+        if input.get(pos) == Some(&b'\\') {
+            let at = self.text.len();
+            // Runs end at ASCII bytes: character boundaries.
+            self.text.push_str(source.get(start..pos)?);
+            while input.get(pos) == Some(&b'\\') {
+                pos = self.escape(input, pos + 1)?;
+                let run = string_run_end(input.get(pos..)?);
+                self.text.push_str(source.get(pos..pos + run)?);
+                pos += run;
             }
-            self.text.push_str(text);
-            pos += run;
-            match *input.get(pos)? {
-                b'"' => break,
-                b'\\' => pos = self.escape(input, pos + 1)?,
-                _ => return None,
-            }
+            len = self.text.len() - at;
+            return self.end_string(input, pos, at, len);
         }
-        let len = self.text.len() - at;
-        if len > self.limits.max_string_bytes {
+        self.end_string(input, pos, at, len)
+    }
+
+    /// A string's closing quote at `pos` (anything else there is an error:
+    /// a control character or the end of the input).
+    fn end_string(&mut self, input: &[u8], pos: usize, at: usize, len: usize) -> Option<usize> {
+        if input.get(pos) != Some(&b'"') || len > self.limits.max_string_bytes {
             return None;
         }
         self.entries.push(Entry::String {
@@ -250,7 +264,7 @@ impl Tape {
         Some(pos + 1)
     }
 
-    /// An escape after its backslash: where it ends.
+    /// An escape after its backslash, decoded onto `text`: where it ends.
     fn escape(&mut self, input: &[u8], pos: usize) -> Option<usize> {
         let c = match *input.get(pos)? {
             b'"' => '"',
@@ -272,9 +286,8 @@ impl Tape {
                         if !(0xDC00..=0xDFFF).contains(&low) {
                             return None;
                         }
-                        let code = 0x10000
-                            + ((u32::from(unit) - 0xD800) << 10)
-                            + (u32::from(low) - 0xDC00);
+                        let high = u32::from(unit) - 0xD800;
+                        let code = 0x10000 + (high << 10) + (u32::from(low) - 0xDC00);
                         (char::from_u32(code)?, 11)
                     }
                     _ => (char::from_u32(u32::from(unit))?, 5),
@@ -476,10 +489,26 @@ impl<'t> Node<'t> {
     /// The member `key` of an object (the last one if the key is repeated,
     /// as [`Map::get`]).
     pub fn get(self, key: &str) -> Option<Node<'t>> {
-        self.members()
-            .filter(|(k, _)| k.as_bytes() == key.as_bytes())
-            .last()
-            .map(|(_, v)| v)
+        let Entry::Object { end, .. } = self.entry() else {
+            return None;
+        };
+        // The hot loop of reading a payload: lengths are compared before
+        // any text, and no `&str` is made for the keys that differ.
+        let (tape, wanted) = (self.tape, key.as_bytes());
+        let mut found = None;
+        let mut index = self.index + 1;
+        while index < end {
+            if let Entry::String { at, len } = tape.entry(index) {
+                let at = at as usize;
+                if len as usize == wanted.len()
+                    && tape.text.as_bytes().get(at..at + wanted.len()) == Some(wanted)
+                {
+                    found = Some(index + 1);
+                }
+            }
+            index = tape.skip(index + 1);
+        }
+        found.map(|index| self.at(index))
     }
 
     /// The element at `index` of an array.
@@ -681,12 +710,19 @@ mod tests {
 
     #[test]
     fn a_value_loaded_by_the_fallback_reads_as_parsed_text() {
-        let text = br#"{"a":[1,{"b":null}],"c":"d","a":[]}"#;
+        let text = br#"{"a":[1,{"b":null}],"c":"d\n","a":[],"e":[[{}],-0.5]}"#;
         let value = super::super::parse(text).unwrap();
         let mut tape = Tape::new();
         tape.load(&value);
-        let loaded = tape.entries.clone();
-        tape.build(text).unwrap();
-        assert_eq!(loaded, tape.entries);
+        let root = Node {
+            tape: &tape,
+            index: 0,
+        };
+        assert_eq!(root.to_value(), value);
+        assert_eq!(root.len(), Some(4));
+        assert_eq!(root.get("a").and_then(Node::len), Some(0));
+        assert_eq!(root.get("c").and_then(Node::as_str), Some("d\n"));
+        let e = root.get("e").unwrap();
+        assert_eq!(e.get_index(1).and_then(Node::as_number), Some("-0.5"));
     }
 }

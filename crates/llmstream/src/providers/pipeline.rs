@@ -3,7 +3,6 @@
 use alloc::boxed::Box;
 use alloc::collections::VecDeque;
 use alloc::format;
-use alloc::string::String;
 use core::fmt;
 
 use super::{Accumulator, ErrorInfo, Message, MessageBuilder, Provider, StreamEvent};
@@ -129,22 +128,23 @@ impl Pipeline {
     }
 
     fn drain(&mut self) -> Result<(), PipelineError> {
-        loop {
-            let (event_type, data) = {
-                let Some(item) = self.decoder.next() else {
-                    return Ok(());
-                };
-                match item.map_err(PipelineError)? {
-                    ItemRef::Event(event) => {
-                        (String::from(event.event_type), String::from(event.data))
-                    }
-                    ItemRef::Retry(_) | ItemRef::Comment(_) => continue,
-                }
-            };
-            self.events_read += 1;
-            let number = self.events_read;
-            self.payload(&event_type, &data, number);
+        // Taken out while its events are read where they lie (no copy of
+        // each event's data), so that `self` stays free for them.
+        let mut decoder = core::mem::take(&mut self.decoder);
+        let drained = self.drain_from(&mut decoder);
+        self.decoder = decoder;
+        drained
+    }
+
+    fn drain_from(&mut self, decoder: &mut sse::Decoder) -> Result<(), PipelineError> {
+        while let Some(item) = decoder.next() {
+            if let ItemRef::Event(event) = item.map_err(PipelineError)? {
+                self.events_read += 1;
+                let number = self.events_read;
+                self.payload(event.event_type, event.data, number);
+            }
         }
+        Ok(())
     }
 
     /// Handles one SSE event's data.
