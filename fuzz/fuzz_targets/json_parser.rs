@@ -14,6 +14,7 @@
 //!   value as pulling the events, whole, cut and byte by byte; so does
 //!   `json::parse_with` (the value built for the end only), and a parser
 //!   reused with `reset` after another document.
+//! - `json::Tape` (strict) gives `json::parse`'s value or error.
 #![no_main]
 
 use fuzz_common::{merge_json_events, serde_number_out_of_range, to_serde, Input, BYTEWISE_MAX};
@@ -185,6 +186,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let parsed = json::parse(doc);
     assert_eq!(parsed.as_ref().err(), whole.result.as_ref().err());
+    // A tape reads what `json::parse` reads, and fails as it does.
+    let mut tape = json::Tape::new();
+    let taped = tape.parse(doc).map(|node| node.to_value());
+    assert_eq!(taped, parsed, "json::Tape differs from json::parse");
     let serde: Result<serde_json::Value, _> = serde_json::from_slice(doc);
     match (&whole.result, &serde) {
         (Ok(()), Ok(expected)) => {

@@ -66,6 +66,9 @@ fn check_whole(name: &str, doc: &[u8]) {
     let expected: serde_json::Value = serde_json::from_slice(doc).expect("serde_json parses it");
     let whole = json::parse(doc).expect("llmstream parses it");
     assert_eq!(to_serde(&whole), expected, "json::parse differs on {name}");
+    let mut tape = json::Tape::new();
+    let read = tape.parse(doc).expect("the tape parses it").to_value();
+    assert_eq!(to_serde(&read), expected, "json::Tape differs on {name}");
     let mut events = Parser::with_options(Options::new().snapshot(false));
     events.push(doc).expect("events-only parse");
     events.end().expect("events-only end");
@@ -180,9 +183,18 @@ fn stream_rs_split(doc: &[u8]) -> serde_json::Value {
 }
 
 /// Every implementation by name: runs it once on `doc`.
-fn run(implementation: &str, doc: &[u8], scratch: &mut (Vec<u8>, Vec<u8>)) {
+/// Buffers the jobs reuse from run to run: simd-json's copy of the input,
+/// the naive re-parser's closed copy, and llmstream's tape (reused as
+/// `Pipeline` reuses it, one payload after another).
+type Scratch = (Vec<u8>, Vec<u8>, json::Tape);
+
+fn run(implementation: &str, doc: &[u8], scratch: &mut Scratch) {
     match implementation {
         "llmstream_parse" => drop(black_box(json::parse(doc).expect("valid"))),
+        "llmstream_tape" => {
+            let tape = &mut scratch.2;
+            black_box(tape.parse(doc).expect("valid"));
+        }
         "llmstream_events_only" => {
             let mut parser = Parser::with_options(Options::new().snapshot(false));
             parser.push(doc).expect("valid");
@@ -208,8 +220,9 @@ fn run(implementation: &str, doc: &[u8], scratch: &mut (Vec<u8>, Vec<u8>)) {
     }
 }
 
-const WHOLE: [&str; 7] = [
+const WHOLE: [&str; 8] = [
     "llmstream_parse",
+    "llmstream_tape",
     "llmstream_events_only",
     "serde_json_value",
     "jiter_value",
@@ -259,7 +272,7 @@ fn one(spec: &str) {
         "cjk_64KiB" => one_string("日本語のテキスト ", 2600),
         _ => panic!("unknown input {input}"),
     };
-    let mut scratch = (Vec::new(), Vec::new());
+    let mut scratch = (Vec::new(), Vec::new(), json::Tape::new());
     for _ in 0..runs {
         run(implementation, &doc, &mut scratch);
     }
@@ -273,7 +286,7 @@ fn whole(c: &mut Criterion, name: &str, doc: &[u8]) {
     group.sample_size(20);
     group.warm_up_time(Duration::from_millis(500));
     group.measurement_time(Duration::from_secs(2));
-    let mut scratch = (Vec::with_capacity(doc.len()), Vec::new());
+    let mut scratch = (Vec::with_capacity(doc.len()), Vec::new(), json::Tape::new());
     for implementation in WHOLE {
         group.bench_function(implementation, |b| {
             b.iter(|| run(implementation, black_box(doc), &mut scratch))
@@ -290,6 +303,7 @@ fn stream(c: &mut Criterion, name: &str, doc: &[u8]) {
     let mut scratch = (
         Vec::with_capacity(doc.len()),
         Vec::with_capacity(doc.len() + 64),
+        json::Tape::new(),
     );
     for implementation in STREAM {
         // The quadratic peers take 0.3–1 s per iteration.
