@@ -195,6 +195,10 @@ fn run(implementation: &str, doc: &[u8], scratch: &mut Scratch) {
             let tape = &mut scratch.2;
             black_box(tape.parse(doc).expect("valid"));
         }
+        "llmstream_tape_fresh" => {
+            let mut tape = json::Tape::new();
+            black_box(tape.parse(doc).expect("valid"));
+        }
         "llmstream_events_only" => {
             let mut parser = Parser::with_options(Options::new().snapshot(false));
             parser.push(doc).expect("valid");
@@ -220,9 +224,10 @@ fn run(implementation: &str, doc: &[u8], scratch: &mut Scratch) {
     }
 }
 
-const WHOLE: [&str; 8] = [
+const WHOLE: [&str; 9] = [
     "llmstream_parse",
     "llmstream_tape",
+    "llmstream_tape_fresh",
     "llmstream_events_only",
     "serde_json_value",
     "jiter_value",
