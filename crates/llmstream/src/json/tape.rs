@@ -23,7 +23,7 @@ use alloc::vec::Vec;
 use super::error::Error;
 use super::key::Key;
 use super::options::{Limits, Options};
-use super::scan::{is_whitespace, string_run_end};
+use super::scan::{escaped_char, hex_value, is_whitespace, string_run_end, surrogate_pair};
 use super::value::{number_len, Map, Number, Value};
 use crate::utf8::{valid_prefix, End};
 
@@ -266,39 +266,23 @@ impl Tape {
 
     /// An escape after its backslash, decoded onto `text`: where it ends.
     fn escape(&mut self, input: &[u8], pos: usize) -> Option<usize> {
-        let c = match *input.get(pos)? {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let unit = hex4(input, pos + 1)?;
-                let (c, used) = match unit {
-                    0xD800..=0xDBFF => {
-                        if input.get(pos + 5..pos + 7)? != b"\\u" {
-                            return None;
-                        }
-                        let low = hex4(input, pos + 7)?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return None;
-                        }
-                        let high = u32::from(unit) - 0xD800;
-                        let code = 0x10000 + (high << 10) + (u32::from(low) - 0xDC00);
-                        (char::from_u32(code)?, 11)
-                    }
-                    _ => (char::from_u32(u32::from(unit))?, 5),
-                };
-                self.text.push(c);
-                return Some(pos + used);
+        let byte = *input.get(pos)?;
+        if byte != b'u' {
+            self.text.push(escaped_char(byte)?);
+            return Some(pos + 1);
+        }
+        let unit = hex4(input, pos + 1)?;
+        let (c, used) = if (0xD800..=0xDBFF).contains(&unit) {
+            if input.get(pos + 5..pos + 7)? != b"\\u" {
+                return None;
             }
-            _ => return None,
+            (surrogate_pair(unit, hex4(input, pos + 7)?)?, 11)
+        } else {
+            // A lone low surrogate is not a `char`: `None`, as it should be.
+            (char::from_u32(u32::from(unit))?, 5)
         };
         self.text.push(c);
-        Some(pos + 1)
+        Some(pos + used)
     }
 
     fn push_text(&mut self, text: &str) -> u32 {
@@ -390,10 +374,10 @@ impl Tape {
 
 /// The four hex digits of a `\u` escape at `pos`.
 fn hex4(input: &[u8], pos: usize) -> Option<u16> {
-    input.get(pos..pos + 4)?.iter().try_fold(0u16, |unit, &b| {
-        let digit = char::from(b).to_digit(16)?;
-        Some(unit << 4 | digit as u16)
-    })
+    input
+        .get(pos..pos + 4)?
+        .iter()
+        .try_fold(0u16, |unit, &b| Some(unit << 4 | u16::from(hex_value(b)?)))
 }
 
 fn skip_whitespace(input: &[u8], mut pos: usize) -> usize {

@@ -34,7 +34,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::{Node, Value, View};
+use crate::json::{Value, View};
 
 /// Anthropic streams have a single answer.
 const CHOICE: u64 = 0;
@@ -411,21 +411,7 @@ fn is_empty_object(value: &Value) -> bool {
 }
 
 impl Accumulate for Accumulator {
-    fn push(&mut self, event_type: &str, payload: &Value) {
-        self.read(event_type, payload);
-    }
-
-    fn push_node(&mut self, event_type: &str, payload: Node<'_>) {
-        self.read(event_type, payload);
-    }
-
-    fn builder(&self) -> &MessageBuilder {
-        &self.builder
-    }
-
-    fn builder_mut(&mut self) -> &mut MessageBuilder {
-        &mut self.builder
-    }
+    super::read_payloads!();
 }
 
 impl Accumulator {

@@ -35,7 +35,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::{Node, Value, View};
+use crate::json::{Value, View};
 
 /// Folds Gemini payloads into a message.
 #[derive(Debug, Clone)]
@@ -350,7 +350,7 @@ impl Accumulator {
         }
     }
 
-    fn read<'v>(&mut self, payload: impl View<'v>) {
+    fn read<'v>(&mut self, _event_type: &str, payload: impl View<'v>) {
         if payload.is_array() {
             // Without `alt=sse` the body is one JSON array of chunks; a
             // caller that parsed it whole may hand it over as such.
@@ -388,13 +388,7 @@ pub fn normalize(reason: &str, called: bool) -> FinishReason {
 }
 
 impl Accumulate for Accumulator {
-    fn push(&mut self, _event_type: &str, payload: &Value) {
-        self.read(payload);
-    }
-
-    fn push_node(&mut self, _event_type: &str, payload: Node<'_>) {
-        self.read(payload);
-    }
+    super::read_payloads!();
 
     fn end_stream(&mut self) {
         let open: Vec<u64> = self
@@ -407,14 +401,6 @@ impl Accumulate for Accumulator {
             self.close_open_call(choice);
         }
         self.builder.end_stream();
-    }
-
-    fn builder(&self) -> &MessageBuilder {
-        &self.builder
-    }
-
-    fn builder_mut(&mut self) -> &mut MessageBuilder {
-        &mut self.builder
     }
 }
 

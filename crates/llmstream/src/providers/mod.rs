@@ -144,6 +144,31 @@ impl fmt::Display for Provider {
     }
 }
 
+/// The part of an [`Accumulator`] implementation that is the same for
+/// every wire format: both kinds of payload go to the accumulator's own
+/// `read` (generic over [`View`], so one code path reads owned values and
+/// tape nodes alike), and the builder is its `builder` field.
+macro_rules! read_payloads {
+    () => {
+        fn push(&mut self, event_type: &str, payload: &crate::json::Value) {
+            self.read(event_type, payload);
+        }
+
+        fn push_node(&mut self, event_type: &str, payload: crate::json::Node<'_>) {
+            self.read(event_type, payload);
+        }
+
+        fn builder(&self) -> &MessageBuilder {
+            &self.builder
+        }
+
+        fn builder_mut(&mut self) -> &mut MessageBuilder {
+            &mut self.builder
+        }
+    };
+}
+use read_payloads;
+
 /// What every wire format's accumulator does: take one payload at a time,
 /// keep the message, queue the events.
 pub trait Accumulator: fmt::Debug + Send {

@@ -36,7 +36,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::{Node, Value, View};
+use crate::json::View;
 
 /// Folds OpenAI Chat Completions payloads into a message.
 ///
@@ -297,7 +297,7 @@ fn usage<'v>(usage: impl View<'v>) -> Usage {
 }
 
 impl Accumulator {
-    fn read<'v>(&mut self, payload: impl View<'v>) {
+    fn read<'v>(&mut self, _event_type: &str, payload: impl View<'v>) {
         if let Some(error) = payload.get("error").filter(|e| !e.is_null()) {
             self.error(payload, error);
         }
@@ -318,13 +318,7 @@ impl Accumulator {
 }
 
 impl Accumulate for Accumulator {
-    fn push(&mut self, _event_type: &str, payload: &Value) {
-        self.read(payload);
-    }
-
-    fn push_node(&mut self, _event_type: &str, payload: Node<'_>) {
-        self.read(payload);
-    }
+    super::read_payloads!();
 
     /// `data: [DONE]`: nothing more will come, so open tool calls end now
     /// (streams that never send a finish reason still get their calls).
@@ -332,20 +326,12 @@ impl Accumulate for Accumulator {
         self.builder.end_tool_calls();
         self.builder.complete();
     }
-
-    fn builder(&self) -> &MessageBuilder {
-        &self.builder
-    }
-
-    fn builder_mut(&mut self) -> &mut MessageBuilder {
-        &mut self.builder
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use crate::json::{self, Value};
 
     fn run(lines: &[&str]) -> Accumulator {
         let mut acc = Accumulator::new();

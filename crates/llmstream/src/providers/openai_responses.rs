@@ -59,7 +59,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Part, Provider, Usage,
 };
-use crate::json::{Node, Value, View};
+use crate::json::{Value, View};
 
 /// Responses streams have one answer: everything goes to choice 0.
 const CHOICE: u64 = 0;
@@ -557,21 +557,7 @@ fn sum(before: Option<&Usage>, now: Usage) -> Usage {
 }
 
 impl Accumulate for Accumulator {
-    fn push(&mut self, event_type: &str, payload: &Value) {
-        self.read(event_type, payload);
-    }
-
-    fn push_node(&mut self, event_type: &str, payload: Node<'_>) {
-        self.read(event_type, payload);
-    }
-
-    fn builder(&self) -> &MessageBuilder {
-        &self.builder
-    }
-
-    fn builder_mut(&mut self) -> &mut MessageBuilder {
-        &mut self.builder
-    }
+    super::read_payloads!();
 }
 
 impl Accumulator {

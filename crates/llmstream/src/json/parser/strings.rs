@@ -9,7 +9,9 @@ use super::{Escape, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
 use crate::json::options::Keep;
 use crate::json::path::Segment;
-use crate::json::scan::{ends_run, run_end_bits, string_run_end, Tail, Utf8Tail};
+use crate::json::scan::{
+    ends_run, escaped_char, hex_value, run_end_bits, string_run_end, surrogate_pair, Tail, Utf8Tail,
+};
 use crate::json::value::Value;
 use crate::utf8::End;
 
@@ -221,24 +223,16 @@ impl Parser {
                 }
                 Escape::Backslash => {
                     *pos += 1;
-                    let c = match byte {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => {
-                            escape = Escape::Hex {
-                                digits: 0,
-                                unit: 0,
-                                high: 0,
-                            };
-                            continue;
-                        }
-                        _ => return Some(self.fail(ErrorKind::InvalidEscape { found: byte }, at)),
+                    if byte == b'u' {
+                        escape = Escape::Hex {
+                            digits: 0,
+                            unit: 0,
+                            high: 0,
+                        };
+                        continue;
+                    }
+                    let Some(c) = escaped_char(byte) else {
+                        return Some(self.fail(ErrorKind::InvalidEscape { found: byte }, at));
                     };
                     if let Some(step) = self.push_char(key, c, at) {
                         return Some(step);
@@ -268,11 +262,7 @@ impl Parser {
                             return Some(self.fail(ErrorKind::LoneSurrogate { unit }, at))
                         }
                         (0, unit) => char::from_u32(u32::from(unit)),
-                        (high, 0xDC00..=0xDFFF) => char::from_u32(
-                            0x10000
-                                + ((u32::from(high) - 0xD800) << 10)
-                                + (u32::from(unit) - 0xDC00),
-                        ),
+                        (high, 0xDC00..=0xDFFF) => surrogate_pair(high, unit),
                         (high, _) => {
                             return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at))
                         }
@@ -394,39 +384,11 @@ fn open_text_mut<'a>(
     text
 }
 
-/// What the common two-byte escapes decode to, by their second byte (0
-/// for every other byte: the escape then takes the exact path).
-// Evaluated at compile time: an index out of bounds here would be a build
-// error, never a panic.
-#[allow(clippy::indexing_slicing)]
-const SHORT_ESCAPES: [u8; 256] = {
-    let mut table = [0u8; 256];
-    table[b'n' as usize] = b'\n';
-    table[b'"' as usize] = b'"';
-    table[b'\\' as usize] = b'\\';
-    table[b't' as usize] = b'\t';
-    table[b'/' as usize] = b'/';
-    table[b'r' as usize] = b'\r';
-    table
-};
-
-/// What the common two-byte escape whose second byte is `second` decodes
-/// to; `None` for every other escape (or none), which takes the exact path.
-/// A table, not a `match`: one predictable branch instead of a jump that
-/// mispredicts as the escapes vary.
+/// What the two-byte escape whose second byte is `second` decodes to;
+/// `None` for `\u` (or no second byte), which takes the exact path.
 #[inline]
 fn short_escape(second: Option<&u8>) -> Option<char> {
-    let decoded = SHORT_ESCAPES.get(usize::from(*second?)).copied()?;
-    (decoded != 0).then(|| char::from(decoded))
-}
-
-pub(super) fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
+    escaped_char(*second?)
 }
 
 /// Decodes the start of a piece inside a string into `target` (see
