@@ -109,6 +109,7 @@ fn limits_are_json_parse_s() {
     let mut limits = Limits::new();
     limits.max_string_bytes = 3;
     limits.max_number_bytes = 2;
+    limits.max_input_bytes = 9;
     let mut tape = Tape::with_limits(limits);
     for text in [
         &br#"["abc"]"#[..],

@@ -7,9 +7,11 @@
 //! again, and moves of every member into place: most of the time of a
 //! stream, where the reader wants three fields of each payload. A [`Tape`]
 //! holds a document as one vector of fixed-size entries (a container
-//! records where it ends, so a reader skips it in one step) and one buffer
-//! of decoded text; both keep their capacity, so after the first few
-//! payloads a parse allocates nothing. [`Node`] reads it like a `&Value`.
+//! records where it ends, so a reader skips it in one step) and one text
+//! buffer: a copy of the input, in which a string without escapes, a key
+//! or a number is only a place, then the decoded text of the strings with
+//! escapes. Both keep their capacity, so after the first few payloads a
+//! parse allocates nothing. [`Node`] reads it like a `&Value`.
 //!
 //! The grammar is RFC 8259's, strictly, and the limits are
 //! [`Limits`]'. The fast path here only decides valid or not; for input
@@ -26,6 +28,11 @@ use super::options::{Limits, Options};
 use super::scan::{escaped_char, hex_value, is_whitespace, string_run_end, surrogate_pair};
 use super::value::{number_len, Map, Number, Value};
 use crate::utf8::{valid_prefix, End};
+
+/// The largest document a tape holds: decoded strings go after the copy
+/// of the input and are never longer than their source, so twice this
+/// fits the `u32` offsets of [`Entry`].
+const MAX_INPUT: u64 = (u32::MAX / 2) as u64;
 
 /// One value of a document. Text lives in [`Tape::text`] at `at..at + len`;
 /// a container's entries follow it, and `end` is the index just past them.
@@ -56,7 +63,7 @@ enum Entry {
 #[derive(Clone, Debug, Default)]
 pub struct Tape {
     entries: Vec<Entry>,
-    /// Decoded strings and keys, and number texts, back to back.
+    /// The input, then the decoded text of strings with escapes.
     text: String,
     /// The open containers while parsing: entry index, elements so far.
     open: Vec<(u32, u32)>,
@@ -69,8 +76,11 @@ impl Tape {
         Tape::with_limits(Limits::new())
     }
 
-    /// An empty tape with these limits.
-    pub fn with_limits(limits: Limits) -> Self {
+    /// An empty tape with these limits. A tape places text with 32-bit
+    /// offsets, so it holds documents of up to 2 GiB: a larger
+    /// `max_input_bytes` is lowered to that.
+    pub fn with_limits(mut limits: Limits) -> Self {
+        limits.max_input_bytes = limits.max_input_bytes.min(MAX_INPUT);
         Tape {
             entries: Vec::new(),
             text: String::new(),
@@ -104,10 +114,7 @@ impl Tape {
         self.entries.clear();
         self.text.clear();
         self.open.clear();
-        // Decoded strings go after the copy of the input, and are never
-        // longer than their source: twice the input must fit a `u32`.
-        if input.len() as u64 > self.limits.max_input_bytes || input.len() > (u32::MAX / 2) as usize
-        {
+        if input.len() as u64 > self.limits.max_input_bytes {
             return None;
         }
         // The input is validated and copied whole, once: then a string
@@ -234,20 +241,19 @@ impl Tape {
     fn string(&mut self, source: &str, start: usize) -> Option<usize> {
         let input = source.as_bytes();
         let mut pos = start + string_run_end(input.get(start..)?);
-        let (at, mut len) = (start, pos - start);
-        if input.get(pos) == Some(&b'\\') {
-            let at = self.text.len();
-            // Runs end at ASCII bytes: character boundaries.
-            self.text.push_str(source.get(start..pos)?);
-            while input.get(pos) == Some(&b'\\') {
-                pos = self.escape(input, pos + 1)?;
-                let run = string_run_end(input.get(pos..)?);
-                self.text.push_str(source.get(pos..pos + run)?);
-                pos += run;
-            }
-            len = self.text.len() - at;
-            return self.end_string(input, pos, at, len);
+        if input.get(pos) != Some(&b'\\') {
+            return self.end_string(input, pos, start, pos - start);
         }
+        let at = self.text.len();
+        // Runs end at ASCII bytes: character boundaries.
+        self.text.push_str(source.get(start..pos)?);
+        while input.get(pos) == Some(&b'\\') {
+            pos = self.escape(input, pos + 1)?;
+            let run = string_run_end(input.get(pos..)?);
+            self.text.push_str(source.get(pos..pos + run)?);
+            pos += run;
+        }
+        let len = self.text.len() - at;
         self.end_string(input, pos, at, len)
     }
 
@@ -690,6 +696,14 @@ mod tests {
                 agrees(&mut tape, &doc[..i]);
             }
         }
+    }
+
+    #[test]
+    fn a_tape_holds_at_most_two_gib() {
+        let tape = Tape::with_limits(Limits::unlimited(128));
+        assert_eq!(tape.limits.max_input_bytes, MAX_INPUT);
+        assert!(MAX_INPUT * 2 <= u64::from(u32::MAX));
+        assert_eq!(Tape::new().limits, Limits::new());
     }
 
     #[test]
