@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! HTTP body bytes ──► sse::Decoder ──► providers::{openai_chat, openai_responses, anthropic, gemini}
-//!                                         │  (each SSE data payload parsed as JSON)
+//!                                         │  (each SSE data payload read from a json::Tape)
 //!                                         ▼
 //!                                normalized StreamEvent ──► your application
 //!                                         │
@@ -14,7 +14,8 @@
 //! - [`providers`]: [`Pipeline`](providers::Pipeline) does the whole job:
 //!   raw body bytes in, normalized events and the final message out.
 //! - [`json`]: an incremental, path-aware JSON parser with a live partial
-//!   value, and best-effort repair of truncated JSON text.
+//!   value, best-effort repair of truncated JSON text, and a reusable
+//!   [`Tape`](json::Tape) that reads complete documents in place.
 //! - [`sse`]: a WHATWG-exact Server-Sent Events decoder and encoder.
 //! - [`tools`]: per-call argument streams, JSON action objects in model
 //!   text, early tool-call detection.

@@ -4,7 +4,8 @@
 //! [`Event`]s (string deltas, completed values, container starts and ends,
 //! each with its [`Path`]) while keeping a live partial [`Value`] current.
 //! [`repair()`] gives the best-effort value of a truncated text; [`parse`]
-//! parses a whole document.
+//! parses a whole document into a [`Value`], and a [`Tape`] reads one in
+//! place (no value built; its buffers reused from document to document).
 //!
 //! Strict RFC 8259 by default; leniency is opt-in through [`Options`].
 //! Incomplete is not invalid: `{"a": "he` is a prefix of many documents and
