@@ -238,6 +238,67 @@ mod tests {
         assert!(t.is_empty());
     }
 
+    /// Every boundary class of two-, three- and four-byte characters, cut
+    /// after each of its bytes: the rest completes it (offered whole or a
+    /// byte at a time), and any other next byte gets the verdict `core`
+    /// gives the same bytes.
+    #[test]
+    fn tail_agrees_with_core_on_every_cut_and_next_byte() {
+        let chars = [
+            '\u{80}',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{fff}',
+            '\u{1000}',
+            '\u{cfff}',
+            '\u{d000}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{ffff}',
+            '\u{10000}',
+            '\u{3ffff}',
+            '\u{40000}',
+            '\u{fffff}',
+            '\u{100000}',
+            '\u{10ffff}',
+        ];
+        for c in chars {
+            let mut buf = [0u8; 4];
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            for cut in 1..bytes.len() {
+                let mut t = Utf8Tail::default();
+                t.hold(&bytes[..cut]);
+                let mut rest = alloc::vec::Vec::from(&bytes[cut..]);
+                rest.push(b'x');
+                assert!(
+                    matches!(t.resume(&rest), Tail::Char(d, used) if d == c && used == bytes.len() - cut)
+                );
+                let mut t = Utf8Tail::default();
+                t.hold(&bytes[..cut]);
+                for (i, &b) in bytes[cut..].iter().enumerate() {
+                    let last = cut + i + 1 == bytes.len();
+                    match t.resume(&[b]) {
+                        Tail::Char(d, 1) if last => assert_eq!(d, c),
+                        Tail::Waiting if !last => {}
+                        _ => panic!("{c:?} cut at {cut}, byte {i}"),
+                    }
+                }
+                for next in 0..=255u8 {
+                    let mut t = Utf8Tail::default();
+                    t.hold(&bytes[..cut]);
+                    let mut seq = alloc::vec::Vec::from(&bytes[..cut]);
+                    seq.push(next);
+                    let core_ok = match core::str::from_utf8(&seq) {
+                        Ok(_) => true,
+                        Err(e) => e.error_len().is_none(),
+                    };
+                    let got = t.resume(&[next]);
+                    assert_eq!(!matches!(got, Tail::Invalid), core_ok, "{seq:x?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn tail_rejects_bad_continuations_at_once() {
         let mut t = Utf8Tail::default();
