@@ -394,10 +394,17 @@ fn skip_whitespace(input: &[u8], mut pos: usize) -> usize {
 }
 
 /// A value on a [`Tape`]: reads like a `&Value`, borrowing its text.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Node<'t> {
     tape: &'t Tape,
     index: u32,
+}
+
+/// As the JSON text of the value (not the whole tape it points into).
+impl core::fmt::Debug for Node<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Node({})", self.to_value().to_json())
+    }
 }
 
 impl<'t> Node<'t> {
@@ -696,6 +703,18 @@ mod tests {
                 agrees(&mut tape, &doc[..i]);
             }
         }
+    }
+
+    #[test]
+    fn a_node_debugs_as_its_json() {
+        let mut tape = Tape::new();
+        let doc = tape.parse(br#"{"a": [1, "x"]}"#).unwrap();
+        assert_eq!(alloc::format!("{doc:?}"), r#"Node({"a":[1,"x"]})"#);
+        let a = doc.get("a").unwrap();
+        assert_eq!(
+            alloc::format!("{:?}", a.get_index(1).unwrap()),
+            r#"Node("x")"#
+        );
     }
 
     #[test]
