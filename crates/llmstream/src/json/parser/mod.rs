@@ -568,6 +568,46 @@ mod tests {
         assert_eq!(parser.text.capacity(), 0);
         assert_eq!(parser.number.capacity(), 0);
     }
+
+    /// Live strings that open and close reuse one buffer: each closed one
+    /// is left in the snapshot at its exact size, the buffer comes back for
+    /// the next string, and one longer than the spare limit is shrunk in
+    /// place instead of being kept as a spare.
+    #[test]
+    fn closed_live_strings_are_exact_and_their_buffer_is_reused() {
+        let long = "y".repeat(snapshot::SPARE_ROOM_LIMIT + 100);
+        let doc = alloc::format!(
+            r#"{{"a":"{}","b":"{}","c":"{long}","d":"short"}}"#,
+            "x".repeat(100),
+            "z".repeat(40)
+        );
+        // Up to "b"'s colon: "a" has closed, "b" has not opened.
+        let cut = doc.find(r#""b":"#).expect("b") + 4;
+        let mut parser = Parser::new();
+        for piece in doc.as_bytes()[..cut].chunks(7) {
+            parser.push(piece).expect("valid");
+        }
+        let spare_after_a = parser.text.capacity();
+        for piece in doc.as_bytes()[cut..].chunks(7) {
+            parser.push(piece).expect("valid");
+        }
+        parser.end().expect("valid");
+        assert!(spare_after_a >= 100, "the buffer came back: {spare_after_a}");
+        assert!(parser.text.capacity() <= snapshot::SPARE_ROOM_LIMIT);
+        let Some(Value::Object(map)) = parser.snapshot() else {
+            panic!("an object");
+        };
+        for (key, value) in map.iter() {
+            let Value::String(text) = value else {
+                panic!("strings only");
+            };
+            assert_eq!(text.capacity(), text.len(), "{key} is exact");
+        }
+        assert_eq!(
+            parser.into_value(),
+            Some(crate::json::parse(doc.as_bytes()).expect("valid"))
+        );
+    }
     use crate::json::{Limits, OwnedEvent, OwnedEventKind};
     use alloc::vec;
 

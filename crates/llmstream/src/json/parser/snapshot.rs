@@ -22,6 +22,10 @@ use crate::json::value::{Map, Value};
 /// The bytes a live string that opens has room for (see `open_string`).
 const OPEN_STRING_ROOM: usize = 32;
 
+/// The largest buffer a closed live string leaves for the next one (see
+/// `settle_closed_string`).
+pub(super) const SPARE_ROOM_LIMIT: usize = 8 * 1024;
+
 impl Parser {
     /// A value whole at its first byte (a literal) or at its last (a
     /// number).
@@ -33,25 +37,30 @@ impl Parser {
         }
     }
 
-    /// A value string opens: live, it is shown (empty) at once, with room
-    /// for 32 bytes. A string that opens here did not end in its piece, so
-    /// it will grow: from nothing it took an allocation and two
-    /// reallocations to reach 32 bytes, on a streamed twitter-like document 4% of the
-    /// instructions and 6–7% of the time. Only one string is open at a
-    /// time, and a closed one gives its spare capacity back, so the room
-    /// costs no memory to speak of (BENCHMARKS.md).
+    /// A value string opens: live, it is shown (empty) at once. Its buffer
+    /// is the parser's `text`, unused while live (strings decode straight
+    /// into the snapshot), with the capacity the last closed string left
+    /// there: a stream of many strings stops reallocating once its buffer
+    /// has grown to the longest of them, and a first string starts with
+    /// room for 32 bytes (it did not end in its piece, so it will grow).
+    /// Growth and the shrink at the close were 8% of a streamed text-heavy
+    /// document's instructions (BENCHMARKS.md).
     pub(super) fn open_string(&mut self) {
         if self.opts.keep == Keep::Live {
-            self.insert_live(Value::String(String::with_capacity(OPEN_STRING_ROOM)));
+            let mut room = core::mem::take(&mut self.text);
+            room.clear();
+            room.reserve(OPEN_STRING_ROOM);
+            self.insert_live(Value::String(room));
         }
     }
 
     /// A value string closes: for the final value it is added now; live,
-    /// it gives back what its growth left spare.
+    /// the snapshot gets a copy of its exact size and the buffer goes back
+    /// to be the next string's (see `open_string`).
     pub(super) fn close_string(&mut self) {
         match self.opts.keep {
             Keep::Nothing => {}
-            Keep::Live => self.shrink_closed_string(),
+            Keep::Live => self.settle_closed_string(),
             Keep::Final => self.attach_final(Value::String(self.text.as_str().into())),
         }
     }
@@ -136,17 +145,25 @@ impl Parser {
     }
 
     /// Live, a string that has closed (the value at depth
-    /// `self.frames.len()`) will not grow again: the capacity its doubling
-    /// left spare (up to half) is given back, so that a streamed text
-    /// holds what a whole parse would. Containers keep theirs: a
-    /// reallocation per closed `[lon, lat]` cost 18% on a GeoJSON stream,
-    /// and even only for large spares, 4–5% on GeoJSON and twitter
-    /// streams (the walk to each closed container) for 3–10% less heap.
-    fn shrink_closed_string(&mut self) {
+    /// `self.frames.len()`) will not grow again: the snapshot keeps a copy
+    /// of its exact size, as a whole parse would make, and its buffer is
+    /// kept for the next string, up to [`SPARE_ROOM_LIMIT`] (a longer one
+    /// is shrunk in place instead, so a parser never holds a large spare).
+    /// Containers keep their spare capacity: a reallocation per closed
+    /// `[lon, lat]` cost 18% on a GeoJSON stream, and even only for large
+    /// spares, 4–5% on GeoJSON and twitter streams (the walk to each closed
+    /// container) for 3–10% less heap.
+    fn settle_closed_string(&mut self) {
         if let Some(Value::String(text)) = descend(&mut self.root, self.frames.len()) {
-            if text.capacity() > text.len() {
-                text.shrink_to_fit();
+            if text.capacity() == text.len() {
+                return;
             }
+            if text.capacity() > SPARE_ROOM_LIMIT {
+                text.shrink_to_fit();
+                return;
+            }
+            let exact = String::from(text.as_str());
+            self.text = core::mem::replace(text, exact);
         }
     }
 
