@@ -17,7 +17,8 @@
 //!   and 2.9 MB; the Gemini one with CRLF line ends), read in 1,460-byte pieces.
 //!
 //! Each iteration decodes the whole stream with a fresh decoder and touches
-//! every event's data. Run: `cargo bench -p llmstream --bench sse`.
+//! every event's data. `SSEBENCH_ONE=<group>/<decoder>` (see `one`) runs a
+//! single job for callgrind. Run: `cargo bench -p llmstream --bench sse`.
 //! Results: BENCHMARKS.md.
 
 use std::convert::Infallible;
@@ -168,12 +169,49 @@ fn run_group(c: &mut Criterion, name: &str, bytes: &[u8], piece: usize) {
     group.finish();
 }
 
+/// The body and piece size of each group.
+fn group_input(name: &str) -> (Vec<u8>, usize) {
+    match name {
+        "chat_events" => (chat_stream(), 64 * 1024),
+        "long_line" => (long_line_stream(), 1460),
+        "openai_body" => (openai_stream(), 1460),
+        "anthropic_body" => (anthropic_stream(), 1460),
+        "gemini_body" => (gemini_stream(), 1460),
+        _ => panic!("unknown group {name}"),
+    }
+}
+
+/// `SSEBENCH_ONE=openai_body/llmstream` (any group and decoder) runs that
+/// one job `SSEBENCH_RUNS` times (default 1) without criterion or the
+/// checks, for instruction counts: run it with 0 and 1 and subtract.
+fn one(spec: &str) {
+    let runs: usize = std::env::var("SSEBENCH_RUNS").map_or(1, |n| n.parse().expect("a count"));
+    let (group, decoder) = spec.split_once('/').expect("group/decoder");
+    let (bytes, piece) = group_input(group);
+    let (_, driver) = DRIVERS
+        .into_iter()
+        .find(|(name, _)| *name == decoder)
+        .expect("a decoder of DRIVERS");
+    for _ in 0..runs {
+        black_box(driver(&bytes, piece));
+    }
+}
+
 fn benches(c: &mut Criterion) {
-    run_group(c, "chat_events", &chat_stream(), 64 * 1024);
-    run_group(c, "long_line", &long_line_stream(), 1460);
-    run_group(c, "openai_body", &openai_stream(), 1460);
-    run_group(c, "anthropic_body", &anthropic_stream(), 1460);
-    run_group(c, "gemini_body", &gemini_stream(), 1460);
+    if let Ok(spec) = std::env::var("SSEBENCH_ONE") {
+        one(&spec);
+        return;
+    }
+    for name in [
+        "chat_events",
+        "long_line",
+        "openai_body",
+        "anthropic_body",
+        "gemini_body",
+    ] {
+        let (bytes, piece) = group_input(name);
+        run_group(c, name, &bytes, piece);
+    }
 }
 
 criterion_group!(sse, benches);

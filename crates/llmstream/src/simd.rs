@@ -1,4 +1,5 @@
-//! Sixteen bytes classified at once: the string loop's one SIMD step.
+//! Sixteen bytes classified at once: the string loop's one SIMD step, and
+//! the SSE decoder's search for a line end.
 //!
 //! A JSON string body is scanned for the bytes that end a plain run (`"`,
 //! `\`, control characters) sixteen at a time. Written portably, the
@@ -58,9 +59,117 @@ fn portable(block: &[u8; 16]) -> u32 {
     bits
 }
 
+/// One bit a byte: bit `k` is set when `block[k]` is a CR or an LF (the
+/// SSE decoder's line ends). The compiler vectorized the portable test
+/// too, but reduced it to one "somewhere in the block" flag, so a block
+/// that held a line end was scanned a second time for its index.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code, unused_unsafe)]
+pub(crate) fn line_ends(block: &[u8; 16]) -> u32 {
+    use core::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    // SAFETY: as in `run_ends`: SSE2 is part of the x86-64 baseline, and
+    // the unaligned load reads exactly the 16 bytes of `block`. The tests
+    // below compare the result with `portable_line_ends` on every byte
+    // value in every lane.
+    unsafe {
+        let bytes = _mm_loadu_si128(block.as_ptr().cast());
+        let lf = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\n' as i8));
+        let cr = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\r' as i8));
+        _mm_movemask_epi8(_mm_or_si128(lf, cr)) as u32
+    }
+}
+
+/// [`line_ends`] where SSE2 is not there to use.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn line_ends(block: &[u8; 16]) -> u32 {
+    portable_line_ends(block)
+}
+
+/// [`line_ends`] in portable code.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn portable_line_ends(block: &[u8; 16]) -> u32 {
+    let mut bits = 0u32;
+    for (k, &b) in block.iter().enumerate() {
+        bits |= u32::from(b == b'\n' || b == b'\r') << k;
+    }
+    bits
+}
+
+/// How many bytes at the start of `bytes` are known to be ASCII: whole
+/// blocks of sixteen, 64 bytes a step where it can (the sign bits of four
+/// blocks in one mask), stopping at the first block with a byte of 0x80 or
+/// more. The SSE decoder checks a long data line with this before `core`
+/// validates what is left.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code, unused_unsafe)]
+pub(crate) fn ascii_prefix(bytes: &[u8]) -> usize {
+    use core::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128};
+    let sign_bits = |block: &[u8; 16]| {
+        // SAFETY: as in `run_ends`: SSE2 is part of the x86-64 baseline,
+        // and the unaligned load reads exactly the 16 bytes of `block`.
+        // `ascii_prefix_matches_is_ascii` checks the result.
+        unsafe { _mm_loadu_si128(block.as_ptr().cast()) }
+    };
+    let mut done = 0;
+    for quad in bytes.chunks_exact(64) {
+        let mut blocks = quad
+            .chunks_exact(16)
+            .filter_map(|b| <&[u8; 16]>::try_from(b).ok());
+        let (Some(a), Some(b), Some(c), Some(d)) =
+            (blocks.next(), blocks.next(), blocks.next(), blocks.next())
+        else {
+            break;
+        };
+        // SAFETY: as above; OR and the sign-bit mask are plain SSE2.
+        let any_high = unsafe {
+            _mm_movemask_epi8(_mm_or_si128(
+                _mm_or_si128(sign_bits(a), sign_bits(b)),
+                _mm_or_si128(sign_bits(c), sign_bits(d)),
+            ))
+        };
+        if any_high != 0 {
+            break;
+        }
+        done += 64;
+    }
+    for block in bytes.get(done..).unwrap_or(&[]).chunks_exact(16) {
+        let Ok(block) = <&[u8; 16]>::try_from(block) else {
+            break;
+        };
+        // SAFETY: as above.
+        if unsafe { _mm_movemask_epi8(sign_bits(block)) } != 0 {
+            break;
+        }
+        done += 16;
+    }
+    done
+}
+
+/// [`ascii_prefix`] where SSE2 is not there to use.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn ascii_prefix(bytes: &[u8]) -> usize {
+    portable_ascii_prefix(bytes)
+}
+
+/// [`ascii_prefix`] in portable code.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn portable_ascii_prefix(bytes: &[u8]) -> usize {
+    bytes
+        .chunks_exact(16)
+        .take_while(|block| block.is_ascii())
+        .count()
+        * 16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
 
     #[test]
     fn every_byte_in_every_lane_matches_the_portable_version() {
@@ -82,5 +191,46 @@ mod tests {
         assert_eq!(portable(&[b'"'; 16]), 0xffff);
         assert_eq!(portable(&[0x7f; 16]), 0);
         assert_eq!(portable(&[0x80; 16]), 0);
+    }
+
+    #[test]
+    fn line_ends_match_the_portable_version_in_every_lane() {
+        for lane in 0..16 {
+            for byte in 0..=255u8 {
+                for other in [b'a', b'\n', b'\r'] {
+                    let mut block = [other; 16];
+                    block[lane] = byte;
+                    assert_eq!(
+                        line_ends(&block),
+                        portable_line_ends(&block),
+                        "{byte:#x} in lane {lane}"
+                    );
+                }
+            }
+        }
+        assert_eq!(portable_line_ends(&[b'\r'; 16]), 0xffff);
+        assert_eq!(portable_line_ends(&[0x8a; 16]), 0);
+    }
+
+    #[test]
+    fn ascii_prefix_matches_is_ascii() {
+        for len in 0..200 {
+            let clean = vec![b'a'; len];
+            assert_eq!(ascii_prefix(&clean), len / 16 * 16);
+            assert_eq!(ascii_prefix(&clean), portable_ascii_prefix(&clean));
+            for at in 0..len {
+                for high in [0x80, 0xc3, 0xff] {
+                    let mut bytes = clean.clone();
+                    bytes[at] = high;
+                    let expected = (at / 16 * 16).min(len / 16 * 16);
+                    assert_eq!(
+                        ascii_prefix(&bytes),
+                        expected,
+                        "len {len}, {high:#x} at {at}"
+                    );
+                    assert_eq!(portable_ascii_prefix(&bytes), expected);
+                }
+            }
+        }
     }
 }

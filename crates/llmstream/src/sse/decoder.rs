@@ -15,6 +15,7 @@ use super::error::{Error, ErrorKind, Reading};
 use super::event::{EventRef, ItemRef, DEFAULT_EVENT_TYPE};
 use super::limits::Limits;
 use super::scan::{find_line_end, push_lossy};
+use crate::utf8::to_str;
 
 /// The UTF-8 byte order mark, stripped once at the start of a stream.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -189,9 +190,9 @@ impl Decoder {
                     let data = match self.data_in_buf {
                         Some((start, end)) => {
                             let bytes = self.buf.get(start..end).unwrap_or_default();
-                            match core::str::from_utf8(bytes) {
-                                Ok(text) => text,
-                                Err(_) => {
+                            match to_str(bytes) {
+                                Some(text) => text,
+                                None => {
                                     push_lossy(&mut self.data, bytes);
                                     &self.data
                                 }
@@ -208,9 +209,9 @@ impl Decoder {
                 Step::Retry(ms) => return Some(Ok(ItemRef::Retry(ms))),
                 Step::Comment(start, end) => {
                     let bytes = self.buf.get(start..end).unwrap_or_default();
-                    let text = match core::str::from_utf8(bytes) {
-                        Ok(text) => text,
-                        Err(_) => {
+                    let text = match to_str(bytes) {
+                        Some(text) => text,
+                        None => {
                             self.scratch.clear();
                             push_lossy(&mut self.scratch, bytes);
                             &self.scratch

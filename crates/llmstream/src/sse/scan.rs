@@ -3,9 +3,7 @@
 
 use alloc::string::String;
 
-/// Bytes examined per step of [`find_line_end`]. A fixed-size block lets the
-/// compiler turn the test into a few SIMD compares without any `unsafe`.
-const BLOCK: usize = 32;
+use crate::utf8::to_str;
 
 fn is_line_end(byte: &u8) -> bool {
     *byte == b'\n' || *byte == b'\r'
@@ -13,26 +11,39 @@ fn is_line_end(byte: &u8) -> bool {
 
 /// The index of the first CR or LF in `haystack`.
 ///
-/// Scans a block at a time and only looks for the exact index inside the
-/// block that has one, so long lines cost a few instructions per 32 bytes.
+/// Classifies sixteen bytes at a time into one bit a byte
+/// ([`crate::simd::line_ends`]), four blocks a step, so a long line costs a
+/// few instructions per 64 bytes and the index comes from the mask itself:
+/// the block that holds the line end is not scanned twice.
 pub(crate) fn find_line_end(haystack: &[u8]) -> Option<usize> {
-    let mut blocks = haystack.chunks_exact(BLOCK);
+    use crate::simd::line_ends;
+    let mut quads = haystack.chunks_exact(64);
     let mut start = 0;
-    for block in &mut blocks {
-        let hit = match <&[u8; BLOCK]>::try_from(block) {
-            Ok(block) => {
-                block.iter().fold(0u8, |acc, &b| {
-                    acc | u8::from(b == b'\n') | u8::from(b == b'\r')
-                }) != 0
-            }
-            Err(_) => true,
+    for quad in &mut quads {
+        let Ok(quad) = <&[u8; 64]>::try_from(quad) else {
+            break;
         };
-        if hit {
-            if let Some(i) = block.iter().position(is_line_end) {
-                return Some(start + i);
-            }
+        let (a, rest) = quad.split_first_chunk::<16>()?;
+        let (b, rest) = rest.split_first_chunk::<16>()?;
+        let (c, d) = rest.split_first_chunk::<16>()?;
+        let d = d.first_chunk::<16>()?;
+        let bits = u64::from(line_ends(a))
+            | u64::from(line_ends(b)) << 16
+            | u64::from(line_ends(c)) << 32
+            | u64::from(line_ends(d)) << 48;
+        if bits != 0 {
+            return Some(start + bits.trailing_zeros() as usize);
         }
-        start += BLOCK;
+        start += 64;
+    }
+    let rest = quads.remainder();
+    let mut blocks = rest.chunks_exact(16);
+    for block in &mut blocks {
+        let bits = block.first_chunk::<16>().map_or(0, line_ends);
+        if bits != 0 {
+            return Some(start + bits.trailing_zeros() as usize);
+        }
+        start += 16;
     }
     blocks
         .remainder()
@@ -49,9 +60,9 @@ pub(crate) fn find_line_end(haystack: &[u8]) -> Option<usize> {
 /// stream: CR, LF and `:` are ASCII, and an ASCII byte always ends an
 /// invalid sequence, so no sequence spans a line end or the field colon.
 pub(crate) fn push_lossy(dst: &mut String, bytes: &[u8]) {
-    match core::str::from_utf8(bytes) {
-        Ok(text) => dst.push_str(text),
-        Err(_) => {
+    match to_str(bytes) {
+        Some(text) => dst.push_str(text),
+        None => {
             for chunk in bytes.utf8_chunks() {
                 dst.push_str(chunk.valid());
                 if !chunk.invalid().is_empty() {

@@ -592,7 +592,10 @@ mod tests {
             parser.push(piece).expect("valid");
         }
         parser.end().expect("valid");
-        assert!(spare_after_a >= 100, "the buffer came back: {spare_after_a}");
+        assert!(
+            spare_after_a >= 100,
+            "the buffer came back: {spare_after_a}"
+        );
         assert!(parser.text.capacity() <= snapshot::SPARE_ROOM_LIMIT);
         let Some(Value::Object(map)) = parser.snapshot() else {
             panic!("an object");
