@@ -954,6 +954,31 @@ mod tests {
         }
     }
 
+    /// An escape cut after its backslash is finished by `push`'s string
+    /// fast path at the start of the next piece: at every pair of cuts,
+    /// with a bad escape letter, a `\u` escape and the closing quote right
+    /// after, it gives what the general path gives.
+    #[test]
+    fn escapes_cut_after_the_backslash_match_the_general_path() {
+        let docs: [&[u8]; 5] = [
+            br#"{"a":"x\ny\tz\"q\\r\/"}"#,
+            br#"["\n\n\n\u00e9\n"]"#,
+            br#"["ab\x"]"#,
+            br#"["ab\"#,
+            r#"["é\\\n日\u00e9\\"]"#.as_bytes(),
+        ];
+        for doc in docs {
+            for first in 1..doc.len() {
+                for second in first..doc.len() {
+                    for snapshot in [true, false] {
+                        let opts = Options::new().snapshot(snapshot);
+                        same_both_ways(doc, &[first, second], opts);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn push_fast_path_matches_general_path() {
         let atoms: &[&[u8]] = &[
