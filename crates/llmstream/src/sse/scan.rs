@@ -12,25 +12,15 @@ fn is_line_end(byte: &u8) -> bool {
 /// The index of the first CR or LF in `haystack`.
 ///
 /// Classifies sixteen bytes at a time into one bit a byte
-/// ([`crate::simd::line_ends`]), four blocks a step, so a long line costs a
-/// few instructions per 64 bytes and the index comes from the mask itself:
-/// the block that holds the line end is not scanned twice.
+/// ([`crate::simd::line_ends64`]), four blocks a step, so a long line costs
+/// a few instructions per 64 bytes and the index comes from the mask
+/// itself: the block that holds the line end is not scanned twice.
 pub(crate) fn find_line_end(haystack: &[u8]) -> Option<usize> {
-    use crate::simd::line_ends;
+    use crate::simd::{line_ends, line_ends64};
     let mut quads = haystack.chunks_exact(64);
     let mut start = 0;
     for quad in &mut quads {
-        let Ok(quad) = <&[u8; 64]>::try_from(quad) else {
-            break;
-        };
-        let (a, rest) = quad.split_first_chunk::<16>()?;
-        let (b, rest) = rest.split_first_chunk::<16>()?;
-        let (c, d) = rest.split_first_chunk::<16>()?;
-        let d = d.first_chunk::<16>()?;
-        let bits = u64::from(line_ends(a))
-            | u64::from(line_ends(b)) << 16
-            | u64::from(line_ends(c)) << 32
-            | u64::from(line_ends(d)) << 48;
+        let bits = quad.first_chunk::<64>().map_or(0, line_ends64);
         if bits != 0 {
             return Some(start + bits.trailing_zeros() as usize);
         }
