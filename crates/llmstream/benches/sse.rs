@@ -80,8 +80,9 @@ fn llmstream(bytes: &[u8], size: usize) -> (usize, usize) {
         let mut decoder = Decoder::new();
         let (mut events, mut data) = (0, 0);
         while let Some(Ok(piece)) = body.next().await {
-            decoder.feed(piece);
-            while let Some(item) = decoder.next() {
+            // Read in place: only a line the piece cuts is copied.
+            let mut items = decoder.decode(piece);
+            while let Some(item) = items.next() {
                 if let Ok(ItemRef::Event(event)) = item {
                     events += 1;
                     data += black_box(event.data).len();

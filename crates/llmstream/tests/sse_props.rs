@@ -69,6 +69,8 @@ fn reference(stream: &[u8]) -> Vec<Item> {
     items
 }
 
+/// The items of `pieces` through `feed` and `next`; the same must come
+/// out of `decode`, read in place (checked here).
 fn decode_pieces(pieces: &[&[u8]]) -> Vec<Item> {
     let mut decoder = Decoder::with_limits(Limits::default());
     let mut items = Vec::new();
@@ -79,6 +81,16 @@ fn decode_pieces(pieces: &[&[u8]]) -> Vec<Item> {
         }
     }
     decoder.finish().expect("no limit is reached");
+    let mut in_place = Decoder::with_limits(Limits::default());
+    let mut again = Vec::new();
+    for piece in pieces {
+        let mut decode = in_place.decode(piece);
+        while let Some(item) = decode.next() {
+            again.push(item.expect("no limit is reached").to_item());
+        }
+    }
+    in_place.finish().expect("no limit is reached");
+    assert_eq!(again, items, "decode differs from feed");
     items
 }
 

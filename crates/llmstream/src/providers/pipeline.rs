@@ -105,8 +105,22 @@ impl Pipeline {
 
     /// Feeds body bytes; pull the events with [`Pipeline::next_event`].
     pub fn feed(&mut self, bytes: &[u8]) -> Result<(), PipelineError> {
-        self.decoder.feed(bytes);
-        self.drain()
+        // Taken out while its events are read where they lie (in `bytes`,
+        // or in its buffer for a line that `bytes` finishes: no copy of
+        // the piece, nor of each event's data), so that `self` stays free
+        // for them.
+        let mut decoder = core::mem::take(&mut self.decoder);
+        let mut items = decoder.decode(bytes);
+        let mut read = Ok(());
+        while let Some(item) = items.next() {
+            read = self.item(item);
+            if read.is_err() {
+                break;
+            }
+        }
+        drop(items);
+        self.decoder = decoder;
+        read
     }
 
     /// The body ended: open tool calls end with what they have.
@@ -138,11 +152,17 @@ impl Pipeline {
 
     fn drain_from(&mut self, decoder: &mut sse::Decoder) -> Result<(), PipelineError> {
         while let Some(item) = decoder.next() {
-            if let ItemRef::Event(event) = item.map_err(PipelineError)? {
-                self.events_read += 1;
-                let number = self.events_read;
-                self.payload(event.event_type, event.data, number);
-            }
+            self.item(item)?;
+        }
+        Ok(())
+    }
+
+    /// Handles one item of the SSE stream.
+    fn item(&mut self, item: Result<ItemRef<'_>, sse::Error>) -> Result<(), PipelineError> {
+        if let ItemRef::Event(event) = item.map_err(PipelineError)? {
+            self.events_read += 1;
+            let number = self.events_read;
+            self.payload(event.event_type, event.data, number);
         }
         Ok(())
     }

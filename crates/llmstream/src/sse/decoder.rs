@@ -6,7 +6,9 @@
 //! a line is scanned once however many pieces it arrives in, and finished
 //! lines are interpreted in place. Events are handed out as views into the
 //! decoder's own buffers, which are reused, so the steady state allocates
-//! nothing.
+//! nothing. [`Decoder::decode`] goes further: the lines a piece holds whole
+//! are interpreted where they lie in the caller's bytes, and only the start
+//! of a line the piece cuts is copied.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -72,14 +74,15 @@ pub struct Decoder {
     /// comes first in the next piece completes that line ending.
     skip_lf: bool,
     /// The data buffer of the standard: each `data` value plus LF. While
-    /// an event has one data line, see `data_in_buf` instead.
+    /// an event has one data line, see `data_line` instead.
     data: String,
     /// The event's only data line so far, as the range of its value in
-    /// `buf`, not yet decoded: the data buffer is this value plus LF. Saves
-    /// copying (and decoding twice) the data of the common one-line event,
-    /// however long; moved into `data` when a second line comes or before
-    /// `buf` is compacted.
-    data_in_buf: Option<(usize, usize)>,
+    /// `buf` or in the piece being decoded in place, not yet decoded: the
+    /// data buffer is this value plus LF. Saves copying (and decoding
+    /// twice) the data of the common one-line event, however long; moved
+    /// into `data` when a second line comes, before `buf` is compacted, or
+    /// before the piece is let go.
+    data_line: Option<(Src, usize, usize)>,
     /// Input bytes of the data buffer (values plus LFs), for the limit.
     data_bytes: usize,
     /// The event type buffer of the standard.
@@ -106,9 +109,26 @@ enum Step {
     NeedInput,
     Event,
     Retry(u64),
-    /// A comment whose text is `buf[start..end]`, not yet decoded.
-    Comment(usize, usize),
+    /// A comment whose text is `start..end` of its source, not yet decoded.
+    Comment(Src, usize, usize),
     Failed,
+}
+
+/// Where a range of bytes lies: in the decoder's buffer, or in the piece
+/// [`Decoder::decode`] is reading in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Src {
+    Buf,
+    Input,
+}
+
+/// `start..end` of the buffer or of the piece.
+fn source<'a>(buf: &'a [u8], input: &'a [u8], src: Src, start: usize, end: usize) -> &'a [u8] {
+    let bytes = match src {
+        Src::Buf => buf,
+        Src::Input => input,
+    };
+    bytes.get(start..end).unwrap_or_default()
 }
 
 impl Decoder {
@@ -156,16 +176,61 @@ impl Decoder {
         if self.failed.is_some() {
             return;
         }
-        if self.pos > 0 {
-            self.data_to_string();
-            // Keep only the unfinished line. Its bytes move at most once:
-            // until it ends, `pos` stays 0.
+        self.compact();
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Drops the interpreted lines from the buffer, keeping the unfinished
+    /// one. Its bytes move at most once: until it ends, `pos` stays 0.
+    fn compact(&mut self) {
+        if self.pos == self.buf.len() && self.data_line.is_none() {
+            // All of it interpreted (the usual case): nothing to move.
+            self.base += self.pos as u64;
+            self.buf.clear();
+            self.scanned = 0;
+            self.pos = 0;
+        } else if self.pos > 0 {
+            self.data_to_string(&[]);
             self.buf.drain(..self.pos);
             self.base += self.pos as u64;
             self.scanned -= self.pos;
             self.pos = 0;
         }
-        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Reads `input` as the next piece of the stream, interpreting the
+    /// lines it holds whole where they lie: nothing is copied but the start
+    /// of a line it cuts (and the data of an event it leaves open). Pull
+    /// the items from the returned [`Decode`] as from [`Decoder::next`];
+    /// whatever is not pulled before it is dropped is kept, and
+    /// [`Decoder::next`] hands it out. The items are the same as
+    /// [`Decoder::feed`]'s, however the stream is cut.
+    ///
+    /// ```
+    /// use llmstream::sse::{Decoder, ItemRef};
+    ///
+    /// let mut decoder = Decoder::new();
+    /// let mut seen = Vec::new();
+    /// for piece in [&b"data: one\n\ndata: tw"[..], b"o\n\n"] {
+    ///     let mut items = decoder.decode(piece);
+    ///     while let Some(item) = items.next() {
+    ///         if let ItemRef::Event(e) = item.unwrap() {
+    ///             seen.push(e.data.to_owned());
+    ///         }
+    ///     }
+    /// }
+    /// decoder.finish().unwrap();
+    /// assert_eq!(seen, ["one", "two"]);
+    /// ```
+    pub fn decode<'d, 'i>(&'d mut self, input: &'i [u8]) -> Decode<'d, 'i> {
+        self.release_event();
+        let input_base = self.base + self.buf.len() as u64;
+        Decode {
+            decoder: self,
+            input,
+            at: 0,
+            input_base,
+        }
     }
 
     /// The next event, retry change or comment completed by the input fed
@@ -177,50 +242,59 @@ impl Decoder {
     #[allow(clippy::should_implement_trait)] // a lending iterator: items borrow the decoder
     pub fn next(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
         self.release_event();
-        if self.failed.is_none() {
-            match self.step() {
-                Step::NeedInput => return None,
-                Step::Event => {
-                    self.dispatched = true;
-                    let event_type = if self.event_type.is_empty() {
-                        DEFAULT_EVENT_TYPE
-                    } else {
-                        &self.event_type
-                    };
-                    let data = match self.data_in_buf {
-                        Some((start, end)) => {
-                            let bytes = self.buf.get(start..end).unwrap_or_default();
-                            match to_str(bytes) {
-                                Some(text) => text,
-                                None => {
-                                    push_lossy(&mut self.data, bytes);
-                                    &self.data
-                                }
+        let step = match self.failed {
+            None => self.step(),
+            Some(_) => Step::Failed,
+        };
+        self.item(step, &[])
+    }
+
+    /// The item `step` came to (`None` for more input), its bytes read
+    /// from the buffer or from `input`, the piece being decoded in place.
+    #[inline]
+    fn item<'a>(&'a mut self, step: Step, input: &'a [u8]) -> Option<Result<ItemRef<'a>, Error>> {
+        match step {
+            Step::NeedInput => return None,
+            Step::Event => {
+                self.dispatched = true;
+                let event_type = if self.event_type.is_empty() {
+                    DEFAULT_EVENT_TYPE
+                } else {
+                    &self.event_type
+                };
+                let data = match self.data_line {
+                    Some((src, start, end)) => {
+                        let bytes = source(&self.buf, input, src, start, end);
+                        match to_str(bytes) {
+                            Some(text) => text,
+                            None => {
+                                push_lossy(&mut self.data, bytes);
+                                &self.data
                             }
                         }
-                        None => &self.data,
-                    };
-                    return Some(Ok(ItemRef::Event(EventRef {
-                        event_type,
-                        data,
-                        last_event_id: &self.last_event_id,
-                    })));
-                }
-                Step::Retry(ms) => return Some(Ok(ItemRef::Retry(ms))),
-                Step::Comment(start, end) => {
-                    let bytes = self.buf.get(start..end).unwrap_or_default();
-                    let text = match to_str(bytes) {
-                        Some(text) => text,
-                        None => {
-                            self.scratch.clear();
-                            push_lossy(&mut self.scratch, bytes);
-                            &self.scratch
-                        }
-                    };
-                    return Some(Ok(ItemRef::Comment(text)));
-                }
-                Step::Failed => {}
+                    }
+                    None => &self.data,
+                };
+                return Some(Ok(ItemRef::Event(EventRef {
+                    event_type,
+                    data,
+                    last_event_id: &self.last_event_id,
+                })));
             }
+            Step::Retry(ms) => return Some(Ok(ItemRef::Retry(ms))),
+            Step::Comment(src, start, end) => {
+                let bytes = source(&self.buf, input, src, start, end);
+                let text = match to_str(bytes) {
+                    Some(text) => text,
+                    None => {
+                        self.scratch.clear();
+                        push_lossy(&mut self.scratch, bytes);
+                        &self.scratch
+                    }
+                };
+                return Some(Ok(ItemRef::Comment(text)));
+            }
+            Step::Failed => {}
         }
         if self.failure_reported {
             return None;
@@ -262,7 +336,7 @@ impl Decoder {
     fn release_event(&mut self) {
         if self.dispatched {
             self.dispatched = false;
-            self.data_in_buf = None;
+            self.data_line = None;
             self.data_bytes = 0;
             self.data.clear();
             self.event_type.clear();
@@ -304,7 +378,7 @@ impl Decoder {
             let Some(found) = found else {
                 self.scanned = self.buf.len();
                 if self.scanned - start > self.limits.max_line_bytes {
-                    return self.fail_line_too_long(start);
+                    return self.fail_buffered_line(start);
                 }
                 return Step::NeedInput;
             };
@@ -320,54 +394,119 @@ impl Decoder {
             self.pos = next;
             self.scanned = next;
             if end - start > self.limits.max_line_bytes {
-                return self.fail_line_too_long(start);
+                return self.fail_buffered_line(start);
             }
-            match self.interpret_line(start, end) {
+            match self.interpret_line::<false>((&[], 0), start, end) {
                 Some(step) => return step,
                 None => continue,
             }
         }
     }
 
-    /// Interprets the line `buf[start..end]` (line ending excluded).
-    /// `None` when it changes state without producing an item.
-    fn interpret_line(&mut self, start: usize, end: usize) -> Option<Step> {
-        let line = self.buf.get(start..end).unwrap_or_default();
+    /// [`Decoder::step`] over `input`, the piece being decoded in place,
+    /// from `*at`, once the buffer holds nothing left to interpret:
+    /// `NeedInput` when the rest of `input` is the start of a line (left
+    /// to the caller to keep). `input_base` is the stream offset of
+    /// `input[0]`.
+    #[inline]
+    fn step_in_place(&mut self, input: &[u8], at: &mut usize, input_base: u64) -> Step {
+        loop {
+            if self.skip_lf {
+                match input.get(*at) {
+                    None => return Step::NeedInput,
+                    Some(b'\n') => *at += 1,
+                    Some(_) => {}
+                }
+                self.skip_lf = false;
+            }
+            let start = *at;
+            let rest = input.get(start..).unwrap_or_default();
+            let found = find_line_end(rest);
+            #[cfg(test)]
+            {
+                self.searched += found.map_or(rest.len(), |i| i + 1) as u64;
+            }
+            let Some(found) = found else {
+                if rest.len() > self.limits.max_line_bytes {
+                    return self.fail_line_too_long(rest, input_base + start as u64);
+                }
+                return Step::NeedInput;
+            };
+            let end = start + found;
+            let mut next = end + 1;
+            if input.get(end) == Some(&b'\r') {
+                match input.get(next) {
+                    Some(b'\n') => next += 1,
+                    Some(_) => {}
+                    None => self.skip_lf = true,
+                }
+            }
+            *at = next;
+            if end - start > self.limits.max_line_bytes {
+                let line = input.get(start..).unwrap_or_default();
+                return self.fail_line_too_long(line, input_base + start as u64);
+            }
+            match self.interpret_line::<true>((input, input_base), start, end) {
+                Some(step) => return step,
+                None => continue,
+            }
+        }
+    }
+
+    /// Interprets the line `start..end` (line ending excluded) of the
+    /// buffer or of `input` (whose first byte is at stream offset
+    /// `input_base`). `None` when it changes state without producing an
+    /// item.
+    #[inline]
+    fn interpret_line<const IN_PLACE: bool>(
+        &mut self,
+        (input, input_base): (&[u8], u64),
+        start: usize,
+        end: usize,
+    ) -> Option<Step> {
+        // One copy of this function per source, each inlined where its
+        // lines come from, so no line pays for the choice.
+        let src = if IN_PLACE { Src::Input } else { Src::Buf };
+        let line = source(&self.buf, input, src, start, end);
         let Some((&first, _)) = line.split_first() else {
             // A blank line dispatches the event, if it has data.
             if self.data_bytes == 0 {
                 self.event_type.clear();
                 return None;
             }
-            if self.data_in_buf.is_none() {
+            if self.data_line.is_none() {
                 self.data.pop(); // the LF after the last data line
             }
             return Some(Step::Event);
         };
         if first == b':' {
-            return Some(Step::Comment(start + 1, end));
+            return Some(Step::Comment(src, start + 1, end));
         }
         let (name, value_start) = match line.iter().position(|&b| b == b':') {
             Some(colon) => {
                 let after = start + colon + 1;
-                let space = usize::from(self.buf.get(after) == Some(&b' ') && after < end);
+                let space = usize::from(line.get(colon + 1) == Some(&b' ') && after < end);
                 (line.get(..colon).unwrap_or_default(), after + space)
             }
             None => (line, end),
         };
-        let value = self.buf.get(value_start..end).unwrap_or_default();
+        let value = source(&self.buf, input, src, value_start, end);
         match name {
             DATA => {
                 if self.data_bytes.saturating_add(value.len()) > self.limits.max_event_data_bytes {
-                    return Some(self.fail_data_too_long(start));
+                    let offset = match src {
+                        Src::Buf => self.base,
+                        Src::Input => input_base,
+                    };
+                    return Some(self.fail_data_too_long(offset + start as u64));
                 }
                 self.data_bytes += value.len() + 1;
                 if self.data_bytes == value.len() + 1 {
-                    self.data_in_buf = Some((value_start, end));
+                    self.data_line = Some((src, value_start, end));
                     return None;
                 }
-                self.data_to_string();
-                let value = self.buf.get(value_start..end).unwrap_or_default();
+                self.data_to_string(input);
+                let value = source(&self.buf, input, src, value_start, end);
                 push_lossy(&mut self.data, value);
                 self.data.push('\n');
                 None
@@ -389,18 +528,30 @@ impl Decoder {
         }
     }
 
-    /// Moves a data line kept in `buf` into the data buffer proper.
-    fn data_to_string(&mut self) {
-        if let Some((start, end)) = self.data_in_buf.take() {
-            push_lossy(&mut self.data, self.buf.get(start..end).unwrap_or_default());
+    /// Moves a data line kept where it lies (in `buf`, or in `input`, the
+    /// piece being decoded in place) into the data buffer proper.
+    fn data_to_string(&mut self, input: &[u8]) {
+        if let Some((src, start, end)) = self.data_line.take() {
+            push_lossy(&mut self.data, source(&self.buf, input, src, start, end));
             self.data.push('\n');
         }
     }
 
-    fn fail_line_too_long(&mut self, start: usize) -> Step {
+    /// The line from `buf[start]` on went past the line limit.
+    fn fail_buffered_line(&mut self, start: usize) -> Step {
+        let buf = core::mem::take(&mut self.buf);
+        let step = self.fail_line_too_long(
+            buf.get(start..).unwrap_or_default(),
+            self.base + start as u64,
+        );
+        step
+    }
+
+    /// `line` (from its start; it may go on past its end), which starts at
+    /// stream offset `line_offset`, went past the line limit.
+    fn fail_line_too_long(&mut self, line: &[u8], line_offset: u64) -> Step {
         let limit = self.limits.max_line_bytes;
-        let within = self.buf.get(start..).unwrap_or_default();
-        let within = within.get(..limit).unwrap_or(within);
+        let within = line.get(..limit).unwrap_or(line);
         let reading = if within.first() == Some(&b':') {
             Reading::Comment
         } else {
@@ -409,7 +560,7 @@ impl Decoder {
                 None => Reading::FieldName,
             }
         };
-        let offset = (self.base + start as u64).saturating_add(limit as u64);
+        let offset = line_offset.saturating_add(limit as u64);
         self.fail(Error::new(
             ErrorKind::LineTooLong { limit },
             offset,
@@ -417,9 +568,10 @@ impl Decoder {
         ))
     }
 
-    fn fail_data_too_long(&mut self, start: usize) -> Step {
+    /// The data line at stream offset `offset` went past the event data
+    /// limit.
+    fn fail_data_too_long(&mut self, offset: u64) -> Step {
         let limit = self.limits.max_event_data_bytes;
-        let offset = self.base + start as u64;
         let reading = Reading::Field(String::from("data"));
         self.fail(Error::new(
             ErrorKind::EventDataTooLong { limit },
@@ -434,12 +586,148 @@ impl Decoder {
         self.failure_reported = false;
         self.buf = Vec::new();
         self.data = String::new();
-        self.data_in_buf = None;
+        self.data_line = None;
         self.data_bytes = 0;
         self.event_type = String::new();
         self.pos = 0;
         self.scanned = 0;
         Step::Failed
+    }
+}
+
+/// The items of one piece read by [`Decoder::decode`], pulled one at a
+/// time.
+///
+/// A lending iterator, like [`Decoder::next`]: each item borrows the piece
+/// and the decoder until the next call. Dropping it keeps what was not
+/// pulled, for [`Decoder::next`] to hand out.
+#[derive(Debug)]
+pub struct Decode<'d, 'i> {
+    decoder: &'d mut Decoder,
+    input: &'i [u8],
+    /// Bytes of `input` interpreted in place or moved to the buffer.
+    at: usize,
+    /// Stream offset of `input[0]`.
+    input_base: u64,
+}
+
+impl Decode<'_, '_> {
+    /// The next event, retry change or comment of the stream so far; `None`
+    /// when the piece is used up. After a limit is exceeded, returns that
+    /// error once and `None` from then on.
+    #[allow(clippy::should_implement_trait)] // a lending iterator
+    pub fn next(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
+        let decoder = &mut *self.decoder;
+        decoder.release_event();
+        let input = self.input;
+        let step = loop {
+            if decoder.failed.is_some() {
+                break Step::Failed;
+            }
+            // The buffer first: what earlier pieces left (or, at the start
+            // of the stream, what may be a BOM), finished by this piece's
+            // bytes up to its first line end.
+            if decoder.pos < decoder.buf.len() || !decoder.bom_checked {
+                // A buffered line already searched to its end, and found
+                // within the line limit, at the start of a piece (the usual
+                // case) needs this piece's bytes first. Once they are added,
+                // `step` finds its end or checks the limit.
+                let searched = self.at == 0
+                    && decoder.scanned == decoder.buf.len()
+                    && decoder.bom_checked
+                    && !decoder.skip_lf;
+                let step = if searched {
+                    Step::NeedInput
+                } else {
+                    decoder.step()
+                };
+                match step {
+                    Step::NeedInput if self.at < input.len() => {
+                        decoder.buffer_next_line(input, &mut self.at);
+                        continue;
+                    }
+                    step => break step,
+                }
+            }
+            match decoder.step_in_place(input, &mut self.at, self.input_base) {
+                Step::NeedInput => {
+                    decoder.keep_rest(input, self.at, self.input_base, true);
+                    self.at = input.len();
+                    break Step::NeedInput;
+                }
+                step => break step,
+            }
+        };
+        self.decoder.item(step, input)
+    }
+}
+
+impl Drop for Decode<'_, '_> {
+    /// Keeps what was not pulled: nothing accepted is lost.
+    fn drop(&mut self) {
+        let decoder = &mut *self.decoder;
+        decoder.release_event();
+        if decoder.failed.is_some() {
+            return;
+        }
+        if decoder.pos < decoder.buf.len() {
+            // Still in the buffer: the rest of the piece follows it.
+            decoder
+                .buf
+                .extend_from_slice(self.input.get(self.at..).unwrap_or_default());
+        } else {
+            decoder.keep_rest(self.input, self.at, self.input_base, false);
+        }
+    }
+}
+
+impl Decoder {
+    /// Moves `input` from `*at` up to and including its next line end into
+    /// the buffer, which holds the start of that line (or of the stream).
+    fn buffer_next_line(&mut self, input: &[u8], at: &mut usize) {
+        // The interpreted lines are dropped from the buffer, unless a data
+        // line among them waits for its event's end: dropping them would
+        // copy it out, where it can stay until the blank line (a 4 MiB
+        // data line would be copied at its line end).
+        if self.data_line.is_none() {
+            self.compact();
+        }
+        let rest = input.get(*at..).unwrap_or_default();
+        let found = find_line_end(rest);
+        #[cfg(test)]
+        {
+            // The line end itself is searched again, from the buffer.
+            self.searched += found.unwrap_or(rest.len()) as u64;
+        }
+        let take = match found {
+            Some(end) if rest.get(end) == Some(&b'\r') && rest.get(end + 1) == Some(&b'\n') => {
+                end + 2
+            }
+            Some(end) => end + 1,
+            None => rest.len(),
+        };
+        let searched_to = self.buf.len() + found.unwrap_or(take);
+        self.buf
+            .extend_from_slice(rest.get(..take).unwrap_or_default());
+        // No CR or LF before the one found: the next search starts there.
+        self.scanned = self.scanned.max(searched_to);
+        *at += take;
+    }
+
+    /// The piece being decoded in place is let go at `at` with the buffer
+    /// used up: what is left of it (the start of a line, `searched` or
+    /// not yet) becomes the buffer, and a data line read in place is
+    /// copied out of it.
+    fn keep_rest(&mut self, input: &[u8], at: usize, input_base: u64, searched: bool) {
+        // The buffer is used up: it is emptied, a data line it holds (or
+        // `input` does) copied out first.
+        self.data_to_string(input);
+        self.buf.clear();
+        self.pos = 0;
+        self.base = input_base + at as u64;
+        let rest = input.get(at..).unwrap_or_default();
+        self.buf.extend_from_slice(rest);
+        self.scanned = if searched { rest.len() } else { 0 };
     }
 }
 

@@ -60,7 +60,7 @@ mod tests;
 
 use alloc::vec::Vec;
 
-pub use decoder::Decoder;
+pub use decoder::{Decode, Decoder};
 pub use encoder::{encode, Encoder};
 pub use error::{EncodeError, Error, ErrorKind, Reading};
 pub use event::{Event, EventRef, Item, ItemRef, DEFAULT_EVENT_TYPE};

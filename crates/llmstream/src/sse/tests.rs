@@ -8,23 +8,61 @@ use alloc::{format, vec};
 
 use super::*;
 
-/// Decodes `pieces` in order, collecting items and the error, if any.
-fn run(limits: Limits, pieces: &[&[u8]]) -> (Vec<Item>, Option<Error>) {
+/// How the pieces are handed to the decoder.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// `feed`, then `next` until `None`.
+    Feed,
+    /// `decode`, then its `next` until `None`.
+    Decode,
+    /// `decode`, one item pulled from it at most, and the rest from `next`
+    /// after it is dropped.
+    DecodeOneThenNext,
+}
+
+/// Decodes `pieces` in order in one `mode`, collecting items and the
+/// error, if any.
+fn run_mode(limits: Limits, pieces: &[&[u8]], mode: Mode) -> (Vec<Item>, Option<Error>) {
     let mut decoder = Decoder::with_limits(limits);
     let mut items = Vec::new();
     let mut error = None;
+    let mut take = |item: Result<ItemRef<'_>, Error>| match item {
+        Ok(item) => items.push(item.to_item()),
+        Err(e) => error = Some(e),
+    };
     for piece in pieces {
-        decoder.feed(piece);
-        while let Some(item) = decoder.next() {
-            match item {
-                Ok(item) => items.push(item.to_item()),
-                Err(e) => error = Some(e),
+        match mode {
+            Mode::Feed => decoder.feed(piece),
+            Mode::Decode => {
+                let mut decode = decoder.decode(piece);
+                while let Some(item) = decode.next() {
+                    take(item);
+                }
             }
+            Mode::DecodeOneThenNext => {
+                let mut decode = decoder.decode(piece);
+                if let Some(item) = decode.next() {
+                    take(item);
+                }
+            }
+        }
+        while let Some(item) = decoder.next() {
+            take(item);
         }
     }
     let end = decoder.finish().err();
     assert_eq!(error, end, "finish reports the error next reported");
     (items, error)
+}
+
+/// Decodes `pieces` in order, collecting items and the error, if any: the
+/// same in every [`Mode`].
+fn run(limits: Limits, pieces: &[&[u8]]) -> (Vec<Item>, Option<Error>) {
+    let fed = run_mode(limits, pieces, Mode::Feed);
+    for mode in [Mode::Decode, Mode::DecodeOneThenNext] {
+        assert_eq!(run_mode(limits, pieces, mode), fed, "{mode:?}");
+    }
+    fed
 }
 
 /// Decodes `input` whole, byte by byte and in two pieces split at every
@@ -432,41 +470,67 @@ fn limit_error_stops_the_decoder() {
 
 #[test]
 fn limit_bounds_memory_while_a_line_grows() {
-    let mut decoder = Decoder::with_limits(Limits::default().with_max_line_bytes(1000));
-    let mut failed = false;
-    for _ in 0..10_000 {
-        decoder.feed(&[b'a'; 100]);
-        if let Some(result) = decoder.next() {
-            failed = result.is_err();
-            break;
+    // Fed, and read in place: a line that never ends fails at the piece
+    // that takes it past the limit, at the limit's byte.
+    for (in_place, first) in [(false, &b""[..]), (true, b""), (true, b"data: x\n\n")] {
+        let mut decoder = Decoder::with_limits(Limits::default().with_max_line_bytes(1000));
+        let mut failed = None;
+        decoder.feed(first);
+        while decoder.next().is_some() {}
+        for piece in 1..10_000 {
+            let result = if in_place {
+                decoder.decode(&[b'a'; 100]).next().map(|r| r.err())
+            } else {
+                decoder.feed(&[b'a'; 100]);
+                decoder.next().map(|r| r.err())
+            };
+            if let Some(error) = result {
+                failed = error.map(|e| (piece, e.offset() - first.len() as u64));
+                break;
+            }
         }
+        assert_eq!(failed, Some((11, 1000)), "in place: {in_place}");
     }
-    assert!(failed, "the line limit stops the growth at 1000 bytes");
 }
 
 #[test]
 fn long_line_in_many_pieces_is_searched_once() {
     // eventsource-stream re-scans from the line start on every piece: an
     // 8 MiB line in 1,024 pieces took it 7 s. Here each byte is examined
-    // once, counted rather than timed.
+    // once, counted rather than timed, whether the pieces are fed or read
+    // in place.
     let mut input = Vec::from(&b"data: "[..]);
     input.resize(8 << 20, b'x');
     input.extend_from_slice(b"\n\n");
-    let mut decoder = Decoder::new();
-    let mut events = 0;
-    for piece in input.chunks(input.len() / 1024 + 1) {
-        decoder.feed(piece);
-        while let Some(item) = decoder.next() {
+    for in_place in [false, true] {
+        let mut decoder = Decoder::new();
+        let mut events = 0;
+        let mut count = |item: Result<ItemRef<'_>, Error>| {
             if let ItemRef::Event(e) = item.unwrap() {
                 assert_eq!(e.data.len(), (8 << 20) - 6);
                 events += 1;
             }
+        };
+        for piece in input.chunks(input.len() / 1024 + 1) {
+            if in_place {
+                let mut decode = decoder.decode(piece);
+                while let Some(item) = decode.next() {
+                    count(item);
+                }
+            } else {
+                decoder.feed(piece);
+                while let Some(item) = decoder.next() {
+                    count(item);
+                }
+            }
         }
+        assert_eq!(events, 1);
+        // Read in place, a line end the buffer finishes is searched once
+        // more there: at most one byte per line.
+        assert!(
+            decoder.searched <= input.len() as u64 + 2,
+            "{} searched (in place: {in_place})",
+            decoder.searched
+        );
     }
-    assert_eq!(events, 1);
-    assert!(
-        decoder.searched <= input.len() as u64,
-        "{} searched",
-        decoder.searched
-    );
 }
