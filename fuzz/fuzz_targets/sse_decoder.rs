@@ -1,7 +1,8 @@
 //! sse::Decoder: any cut of the stream gives identical items, the same
 //! error (kind, offset, what was being read), the same last event ID and
-//! offset; and what was decoded encodes to a stream that decodes back to
-//! the same items.
+//! offset, whether the pieces are fed or read in place (`decode`); and
+//! what was decoded encodes to a stream that decodes back to the same
+//! items.
 #![no_main]
 
 use fuzz_common::{Input, BYTEWISE_MAX};
@@ -17,19 +18,31 @@ struct Outcome {
     finish: Result<(), Error>,
 }
 
-fn run<'a>(limits: Limits, pieces: impl IntoIterator<Item = &'a [u8]>) -> Outcome {
+fn run<'a>(
+    limits: Limits,
+    pieces: impl IntoIterator<Item = &'a [u8]>,
+    in_place: bool,
+) -> Outcome {
     let mut decoder = Decoder::with_limits(limits);
     let mut items = Vec::new();
     let mut error = None;
+    let mut take = |item: Result<sse::ItemRef<'_>, Error>| match item {
+        Ok(item) => items.push(item.to_item()),
+        Err(e) => {
+            assert!(error.is_none(), "the error is reported once");
+            error = Some(e);
+        }
+    };
     for piece in pieces {
-        decoder.feed(piece);
-        while let Some(item) = decoder.next() {
-            match item {
-                Ok(item) => items.push(item.to_item()),
-                Err(e) => {
-                    assert!(error.is_none(), "the error is reported once");
-                    error = Some(e);
-                }
+        if in_place {
+            let mut decode = decoder.decode(piece);
+            while let Some(item) = decode.next() {
+                take(item);
+            }
+        } else {
+            decoder.feed(piece);
+            while let Some(item) = decoder.next() {
+                take(item);
             }
         }
     }
@@ -60,12 +73,16 @@ fuzz_target!(|data: &[u8]| {
     } else {
         Limits::new()
     };
-    let whole = run(limits, [doc]);
-    let cut = run(limits, input.pieces());
+    let whole = run(limits, [doc], false);
+    let cut = run(limits, input.pieces(), false);
     assert_eq!(whole, cut, "outcome depends on the cuts {:?}", input.cuts);
+    let in_place = run(limits, input.pieces(), true);
+    assert_eq!(whole, in_place, "read in place, cuts {:?}", input.cuts);
     if doc.len() <= BYTEWISE_MAX {
-        let bytewise = run(limits, doc.chunks(1));
+        let bytewise = run(limits, doc.chunks(1), false);
         assert_eq!(whole, bytewise, "outcome differs fed one byte at a time");
+        let bytewise = run(limits, doc.chunks(1), true);
+        assert_eq!(whole, bytewise, "outcome differs read in place bytewise");
     }
     if whole.error.is_none() && input.flags & 1 == 0 {
         assert_eq!(sse::decode(doc).as_ref(), Ok(&whole.items));
