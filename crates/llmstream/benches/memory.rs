@@ -222,6 +222,15 @@ fn documents() {
         });
         drop(v);
         row("llmstream 16-byte pieces + `snapshot()`", h);
+        // A complete document read in place: one vector of entries and one
+        // text buffer (the input's copy), no tree of values.
+        let (v, h) = heap(|| {
+            let mut tape = json::Tape::new();
+            tape.parse(doc).expect("valid");
+            tape
+        });
+        drop(v);
+        row("llmstream `json::Tape` (new)", h);
         let (v, h) = heap(|| serde_json::from_slice::<serde_json::Value>(doc).expect("valid"));
         drop(v);
         row("`serde_json::from_slice::<Value>`", h);

@@ -1,7 +1,6 @@
 //! Byte scanning for the hot loops: string runs and UTF-8 across pieces.
 
 use crate::simd::run_ends;
-use crate::utf8::End;
 
 /// Index of the first byte in `s` that ends a plain string run: `"`, `\`,
 /// or a control character (below 0x20); `s.len()` if none.
