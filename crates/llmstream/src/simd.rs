@@ -59,6 +59,25 @@ fn portable(block: &[u8; 16]) -> u32 {
     bits
 }
 
+/// The lanes of `block` that hold a CR or an LF, as SSE2 compare masks.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code, unused_unsafe)]
+fn line_end_lanes(block: &[u8; 16]) -> core::arch::x86_64::__m128i {
+    use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_or_si128, _mm_set1_epi8};
+    // SAFETY: as in `run_ends`: SSE2 is part of the x86-64 baseline, and
+    // the unaligned load reads exactly the 16 bytes of `block`. The tests
+    // below compare `line_ends` and `line_ends64` with `portable_line_ends`
+    // on every byte value in every lane.
+    unsafe {
+        let bytes = _mm_loadu_si128(block.as_ptr().cast());
+        _mm_or_si128(
+            _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\n' as i8)),
+            _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\r' as i8)),
+        )
+    }
+}
+
 /// One bit a byte: bit `k` is set when `block[k]` is a CR or an LF (the
 /// SSE decoder's line ends). The compiler vectorized the portable test
 /// too, but reduced it to one "somewhere in the block" flag, so a block
@@ -67,61 +86,43 @@ fn portable(block: &[u8; 16]) -> u32 {
 #[inline(always)]
 #[allow(unsafe_code, unused_unsafe)]
 pub(crate) fn line_ends(block: &[u8; 16]) -> u32 {
-    use core::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    // SAFETY: as in `run_ends`: SSE2 is part of the x86-64 baseline, and
-    // the unaligned load reads exactly the 16 bytes of `block`. The tests
-    // below compare the result with `portable_line_ends` on every byte
-    // value in every lane.
-    unsafe {
-        let bytes = _mm_loadu_si128(block.as_ptr().cast());
-        let lf = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\n' as i8));
-        let cr = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\r' as i8));
-        _mm_movemask_epi8(_mm_or_si128(lf, cr)) as u32
-    }
+    // SAFETY: a plain SSE2 instruction (see `line_end_lanes`).
+    unsafe { core::arch::x86_64::_mm_movemask_epi8(line_end_lanes(block)) as u32 }
 }
 
 /// [`line_ends`] of 64 bytes at once: the four blocks' compares are
 /// combined first and tested with one mask, and only a quad that holds a
 /// line end pays for the four masks that place it. On a long data line
 /// (a base64 image) nearly every quad holds none.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(unsafe_code, unused_unsafe)]
 pub(crate) fn line_ends64(quad: &[u8; 64]) -> u64 {
-    use core::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    // SAFETY: as in `run_ends`: SSE2 is part of the x86-64 baseline, and
-    // each unaligned load reads 16 of the 64 bytes of `quad` (offsets 0,
-    // 16, 32 and 48). `line_ends64_matches_line_ends` checks the result.
-    unsafe {
-        let ends = |at: usize| {
-            let bytes = _mm_loadu_si128(quad.as_ptr().add(at).cast());
-            _mm_or_si128(
-                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\n' as i8)),
-                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\r' as i8)),
-            )
-        };
-        let (a, b, c, d) = (ends(0), ends(16), ends(32), ends(48));
-        if _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0 {
-            return 0;
+    let (a, rest) = quad.split_first_chunk::<16>().unwrap_or((&[0; 16], &[]));
+    let (b, rest) = rest.split_first_chunk::<16>().unwrap_or((&[0; 16], &[]));
+    let (c, d) = rest.split_first_chunk::<16>().unwrap_or((&[0; 16], &[]));
+    let d = d.first_chunk::<16>().unwrap_or(&[0; 16]);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_movemask_epi8, _mm_or_si128};
+        let (la, lb, lc, ld) = (
+            line_end_lanes(a),
+            line_end_lanes(b),
+            line_end_lanes(c),
+            line_end_lanes(d),
+        );
+        // SAFETY: plain SSE2 instructions (see `line_end_lanes`).
+        unsafe {
+            if _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(la, lb), _mm_or_si128(lc, ld))) == 0 {
+                return 0;
+            }
+            let mask = |lanes| u64::from(_mm_movemask_epi8(lanes) as u32);
+            mask(la) | mask(lb) << 16 | mask(lc) << 32 | mask(ld) << 48
         }
-        let mask = |v| u64::from(_mm_movemask_epi8(v) as u32);
-        mask(a) | mask(b) << 16 | mask(c) << 32 | mask(d) << 48
     }
-}
-
-/// [`line_ends64`] where SSE2 is not there to use.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) fn line_ends64(quad: &[u8; 64]) -> u64 {
-    let mut bits = 0u64;
-    for (k, &b) in quad.iter().enumerate() {
-        bits |= u64::from(b == b'\n' || b == b'\r') << k;
-    }
-    bits
+    #[cfg(not(target_arch = "x86_64"))]
+    [a, b, c, d].iter().enumerate().fold(0, |bits, (k, block)| {
+        bits | u64::from(line_ends(block)) << (16 * k)
+    })
 }
 
 /// [`line_ends`] where SSE2 is not there to use.
