@@ -168,6 +168,7 @@ impl Parser {
             }
             let exact = String::from(text.as_str());
             self.text = core::mem::replace(text, exact);
+            self.text.clear();
         }
     }
 
