@@ -52,9 +52,17 @@ pub(crate) fn run_ends(block: &[u8; 16]) -> u32 {
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
 fn portable(block: &[u8; 16]) -> u32 {
+    lane_bits(block, crate::json::scan::ends_run)
+}
+
+/// One bit a byte of `block`, set where `test` holds: the portable form of
+/// every classifier here.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn lane_bits(block: &[u8; 16], test: impl Fn(u8) -> bool) -> u32 {
     let mut bits = 0u32;
     for (k, &b) in block.iter().enumerate() {
-        bits |= u32::from(crate::json::scan::ends_run(b)) << k;
+        bits |= u32::from(test(b)) << k;
     }
     bits
 }
@@ -136,11 +144,7 @@ pub(crate) fn line_ends(block: &[u8; 16]) -> u32 {
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
 fn portable_line_ends(block: &[u8; 16]) -> u32 {
-    let mut bits = 0u32;
-    for (k, &b) in block.iter().enumerate() {
-        bits |= u32::from(b == b'\n' || b == b'\r') << k;
-    }
-    bits
+    lane_bits(block, |b| b == b'\n' || b == b'\r')
 }
 
 /// How many bytes at the start of `bytes` are known to be ASCII: whole
@@ -214,23 +218,29 @@ mod tests {
     use super::*;
     use alloc::vec;
 
-    #[test]
-    fn every_byte_in_every_lane_matches_the_portable_version() {
+    /// `simd` and `portable` agree on every byte value in every lane, the
+    /// other lanes holding each of `others` in turn.
+    fn every_byte_in_every_lane(
+        others: &[u8],
+        simd: fn(&[u8; 16]) -> u32,
+        portable: fn(&[u8; 16]) -> u32,
+    ) {
         for lane in 0..16 {
             for byte in 0..=255u8 {
-                // The other lanes hold a byte that never ends a run, and
-                // one that always does, in turn.
-                for other in [b'a', b'"'] {
+                for &other in others {
                     let mut block = [other; 16];
                     block[lane] = byte;
-                    assert_eq!(
-                        run_ends(&block),
-                        portable(&block),
-                        "{byte:#x} in lane {lane}"
-                    );
+                    assert_eq!(simd(&block), portable(&block), "{byte:#x} in lane {lane}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_byte_in_every_lane_matches_the_portable_version() {
+        // The other lanes hold a byte that never ends a run, and one that
+        // always does, in turn.
+        every_byte_in_every_lane(b"a\"", run_ends, portable);
         assert_eq!(portable(&[b'"'; 16]), 0xffff);
         assert_eq!(portable(&[0x7f; 16]), 0);
         assert_eq!(portable(&[0x80; 16]), 0);
@@ -238,19 +248,7 @@ mod tests {
 
     #[test]
     fn line_ends_match_the_portable_version_in_every_lane() {
-        for lane in 0..16 {
-            for byte in 0..=255u8 {
-                for other in [b'a', b'\n', b'\r'] {
-                    let mut block = [other; 16];
-                    block[lane] = byte;
-                    assert_eq!(
-                        line_ends(&block),
-                        portable_line_ends(&block),
-                        "{byte:#x} in lane {lane}"
-                    );
-                }
-            }
-        }
+        every_byte_in_every_lane(b"a\n\r", line_ends, portable_line_ends);
         assert_eq!(portable_line_ends(&[b'\r'; 16]), 0xffff);
         assert_eq!(portable_line_ends(&[0x8a; 16]), 0);
     }

@@ -539,12 +539,13 @@ impl Decoder {
 
     /// The line from `buf[start]` on went past the line limit.
     fn fail_buffered_line(&mut self, start: usize) -> Step {
+        // Taken out (failing frees it anyway) so the line can be read
+        // while the decoder records the error.
         let buf = core::mem::take(&mut self.buf);
-        let step = self.fail_line_too_long(
+        self.fail_line_too_long(
             buf.get(start..).unwrap_or_default(),
             self.base + start as u64,
-        );
-        step
+        )
     }
 
     /// `line` (from its start; it may go on past its end), which starts at
