@@ -14,6 +14,7 @@ use alloc::string::String;
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::event::{FinishReason, StreamEvent, Usage};
 use super::message::{Choice, ErrorInfo, Message, Part, ToolCall};
+use super::vec_map::VecMap;
 use super::Provider;
 use crate::json::Value;
 
@@ -73,7 +74,7 @@ impl Flow {
 pub struct MessageBuilder {
     message: Message,
     events: VecDeque<StreamEvent>,
-    arguments: BTreeMap<(u64, u64), ArgumentStream>,
+    arguments: VecMap<(u64, u64), ArgumentStream>,
     limits: ProviderLimits,
     started: bool,
     /// Choices whose next text starts a new content part.
@@ -91,7 +92,7 @@ impl MessageBuilder {
         MessageBuilder {
             message: Message::new(provider),
             events: VecDeque::new(),
-            arguments: BTreeMap::new(),
+            arguments: VecMap::new(),
             limits,
             started: false,
             part_break: BTreeMap::new(),
@@ -508,8 +509,8 @@ impl MessageBuilder {
     pub fn end_tool_calls_of(&mut self, choice: u64) {
         let open: alloc::vec::Vec<u64> = self
             .arguments
-            .range((choice, 0)..=(choice, u64::MAX))
-            .filter(|(_, s)| !s.is_ended())
+            .iter()
+            .filter(|((c, _), s)| *c == choice && !s.is_ended())
             .map(|((_, call), _)| *call)
             .collect();
         for call in open {

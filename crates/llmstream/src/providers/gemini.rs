@@ -26,11 +26,11 @@
 //! - `finishReason: STOP` on a candidate that made function calls is
 //!   normalized to [`FinishReason::ToolCalls`].
 
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::vec_map::VecMap;
 use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
@@ -42,7 +42,7 @@ use crate::json::{Value, View};
 pub struct Accumulator {
     builder: MessageBuilder,
     /// Per-candidate state, for candidates the builder accepted.
-    candidates: BTreeMap<u64, Candidate>,
+    candidates: VecMap<u64, Candidate>,
 }
 
 /// What a candidate needs remembered between chunks.
@@ -78,7 +78,7 @@ impl Accumulator {
     pub fn with_builder(builder: MessageBuilder) -> Self {
         Accumulator {
             builder,
-            candidates: BTreeMap::new(),
+            candidates: VecMap::new(),
         }
     }
 
@@ -116,7 +116,9 @@ impl Accumulator {
             self.builder.role(0, "assistant");
             let finished = self.candidates.get(&0).is_some_and(|c| c.finished);
             if self.builder.has_choice(0) && !finished {
-                self.candidates.entry(0).or_default().finished = true;
+                if let Some(state) = self.candidates.get_or_default(0) {
+                    state.finished = true;
+                }
                 self.builder.finish(0, reason, normalize(reason, false));
             }
         }
@@ -136,7 +138,7 @@ impl Accumulator {
         if !self.builder.has_choice(index) {
             return false;
         }
-        self.candidates.entry(index).or_default();
+        self.candidates.get_or_default(index);
         if let Some(parts) = content.and_then(|c| c.get("parts")) {
             for part in parts.elements() {
                 self.part(index, part);
@@ -238,7 +240,7 @@ impl Accumulator {
 
     /// Starts the candidate's next call; `None` if the limits refused it.
     fn begin_call<'v>(&mut self, choice: u64, call: impl View<'v>, name: &str) -> Option<u64> {
-        let state = self.candidates.entry(choice).or_default();
+        let state = self.candidates.get_or_default(choice)?;
         let key = state.calls;
         state.calls = state.calls.saturating_add(1);
         let id = match get_str(call, "id").filter(|s| !s.is_empty()) {

@@ -15,6 +15,7 @@ mod builder;
 mod event;
 mod message;
 mod pipeline;
+mod vec_map;
 
 pub mod anthropic;
 pub mod gemini;
