@@ -27,7 +27,7 @@ fn assert_usage(o: &Run, input: u64, output: u64, total: u64) {
 /// Finish reason of a choice, in the message and as the last finish event
 /// of that choice.
 fn assert_finish(o: &Run, choice: u64, reason: &str, normalized: FinishReason) {
-    let c = &o.message.choices[&choice];
+    let c = &o.message.choices.get(&choice).unwrap();
     assert_eq!(c.finish_reason.as_deref(), Some(reason));
     assert_eq!(c.finish, Some(normalized));
     let last = o
@@ -111,7 +111,7 @@ fn assert_call(o: &Run, choice: u64, call: u64, id: &str, name: &str, args: &str
 }
 
 fn assert_plain_text(o: &Run, text: &str) {
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.role.as_deref(), Some("assistant"));
     assert_eq!(c.text, text);
     assert_eq!(o.streamed_text(0), text);
@@ -159,7 +159,7 @@ fn structured_output_in_content() {
     let text = r#"{"city":"San Francisco","temperature":61,"units":"f"}"#;
     assert_plain_text(&o, text);
     assert_eq!(
-        obj(&o.message.choices[&0].text)
+        obj(&o.message.choices.get(&0).unwrap().text)
             .get("temperature")
             .and_then(Value::as_u64),
         Some(61)
@@ -177,7 +177,7 @@ fn three_choices_interleaved() {
     };
     assert_eq!(o.message.choices.len(), 3);
     for (index, temperature) in [(0, 65), (1, 61), (2, 59)] {
-        let c = &o.message.choices[&index];
+        let c = &o.message.choices.get(&index).unwrap();
         assert_eq!(c.role.as_deref(), Some("assistant"));
         assert_eq!(
             c.text,
@@ -209,7 +209,7 @@ fn refusal() {
     ) else {
         return;
     };
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     let refusal = "I'm sorry, I can't assist with that request.";
     assert_eq!(c.refusal.as_deref(), Some(refusal));
     assert_eq!(c.text, "");
@@ -235,14 +235,18 @@ fn content_logprobs() {
         return;
     };
     assert_plain_text(&o, "Foo!");
-    let tokens: Vec<_> = o.message.choices[&0]
+    let tokens: Vec<_> = o
+        .message
+        .choices
+        .get(&0)
+        .unwrap()
         .logprobs
         .iter()
         .map(|l| l.get("token").and_then(Value::as_str).unwrap_or(""))
         .collect();
     assert_eq!(tokens, ["Foo", "!"]);
     assert_eq!(
-        o.message.choices[&0].logprobs[0]
+        o.message.choices.get(&0).unwrap().logprobs[0]
             .get("logprob")
             .and_then(Value::as_f64),
         Some(-0.0025094282)
@@ -257,7 +261,7 @@ fn refusal_logprobs() {
     ) else {
         return;
     };
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(
         c.refusal.as_deref(),
         Some("I'm very sorry, but I can't assist with that.")
@@ -308,7 +312,7 @@ fn single_tool_call() {
     assert_eq!(city, "Edinburgh");
     assert!(o.events.iter().any(|e| matches!(e,
         StreamEvent::Argument { path, value, .. } if format!("{path}") == "units" && value.as_str() == Some("c"))));
-    assert_eq!(o.message.choices[&0].text, "");
+    assert_eq!(o.message.choices.get(&0).unwrap().text, "");
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
     assert_usage(&o, 76, 24, 100);
     // The call ends at the finish, before the usage.
@@ -343,7 +347,7 @@ fn parallel_tool_calls() {
         r#"{"ticker": "AAPL", "exchange": "NASDAQ"}"#,
     );
     assert_eq!(
-        o.message.choices[&0].content,
+        o.message.choices.get(&0).unwrap().content,
         vec![Part::ToolCall(0), Part::ToolCall(1)]
     );
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
@@ -357,7 +361,10 @@ fn strict_tool_call() {
     ) else {
         return;
     };
-    assert_eq!(o.message.choices[&0].role.as_deref(), Some("assistant"));
+    assert_eq!(
+        o.message.choices.get(&0).unwrap().role.as_deref(),
+        Some("assistant")
+    );
     assert_call(
         &o,
         0,
@@ -435,7 +442,7 @@ fn anthropic_endpoint_first_tool_call_at_index_1() {
         return;
     };
     assert_start(&o, "msg_sanitized", "claude-haiku-4-5-20251001");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.text, "Reading it.");
     assert_eq!(c.tool_calls.keys().copied().collect::<Vec<_>>(), [1]);
     assert_call(
@@ -491,7 +498,7 @@ fn openrouter_repeated_tool_header_and_no_finish_reason() {
     // id "0" and name sent twice: not "00", not "llm_versionllm_version".
     assert_call(&o, 0, 0, "0", "llm_version", "{}");
     assert_eq!(o.call(0, 0).arguments_text, "{}");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.finish_reason, None);
     assert_eq!(c.text, "");
     // [DONE] still ends the message and the call.
@@ -519,7 +526,10 @@ fn fireworks_no_arguments_key_and_usage_after_finish() {
     };
     // The body's first line is " data: …" (a field named " data"): a
     // conforming SSE decoder ignores it; the next chunk repeats the role.
-    assert_eq!(o.message.choices[&0].role.as_deref(), Some("assistant"));
+    assert_eq!(
+        o.message.choices.get(&0).unwrap().role.as_deref(),
+        Some("assistant")
+    );
     assert_call(&o, 0, 0, "llm_version:0", "llm_version", "{}");
     assert_eq!(o.call(0, 0).kind.as_deref(), Some("function"));
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
@@ -582,7 +592,7 @@ fn synthetic_first_tool_call_at_index_1_and_sparse_indices() {
     assert_call(&o, 0, 1, "call_a", "first", r#"{"n":1}"#);
     let big = 1u64 << 63;
     assert_call(&o, big, big, "call_b", "second", r#"{"n":2}"#);
-    assert_eq!(o.message.choices[&0].tool_calls.len(), 1);
+    assert_eq!(o.message.choices.get(&0).unwrap().tool_calls.len(), 1);
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
     assert_finish(&o, big, "tool_calls", FinishReason::ToolCalls);
     assert!(o.message.complete);
@@ -608,7 +618,7 @@ fn synthetic_arguments_null() {
 fn synthetic_no_finish_reason_done() {
     let o = CHAT.synthetic("chat_no_finish_reason.sse");
     assert_call(&o, 0, 0, "call_q", "search", r#"{"query":"tides"}"#);
-    assert_eq!(o.message.choices[&0].finish_reason, None);
+    assert_eq!(o.message.choices.get(&0).unwrap().finish_reason, None);
     assert!(o.message.complete, "[DONE] completes the message");
     // The call ends at [DONE], not only at the end of the body.
     assert_eq!(
@@ -625,7 +635,7 @@ fn synthetic_cut_without_done() {
     assert_eq!(tc.arguments_text, r#"{"path":"/tmp/a","mode":"#);
     assert_eq!(tc.arguments.as_ref(), Some(&obj(r#"{"path":"/tmp/a"}"#)));
     assert!(tc.arguments_error.is_some(), "cut JSON is reported");
-    assert_eq!(o.message.choices[&0].text, "Writing.");
+    assert_eq!(o.message.choices.get(&0).unwrap().text, "Writing.");
     assert!(!o.message.complete);
 }
 
@@ -654,7 +664,7 @@ fn synthetic_usage_on_a_choice_chunk() {
 #[test]
 fn synthetic_error_payload() {
     let o = CHAT.synthetic("chat_error_payload.sse");
-    assert_eq!(o.message.choices[&0].text, "Partial");
+    assert_eq!(o.message.choices.get(&0).unwrap().text, "Partial");
     let error = o.message.error.as_ref().expect("error kept");
     assert_eq!(
         error.message,
@@ -689,7 +699,7 @@ fn synthetic_legacy_function_call() {
 #[test]
 fn synthetic_logprobs_appended() {
     let o = CHAT.synthetic("chat_logprobs.sse");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.text, "Hi!");
     assert_eq!(c.refusal.as_deref(), Some("No."));
     let tokens: Vec<_> = c
@@ -710,7 +720,10 @@ fn synthetic_logprobs_appended() {
 #[test]
 fn synthetic_role_first_wins_and_finish_reasons_normalized() {
     let o = CHAT.synthetic("chat_finish_reasons.sse");
-    assert_eq!(o.message.choices[&0].role.as_deref(), Some("assistant"));
+    assert_eq!(
+        o.message.choices.get(&0).unwrap().role.as_deref(),
+        Some("assistant")
+    );
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_finish(&o, 1, "length", FinishReason::Length);
     assert_finish(&o, 2, "content_filter", FinishReason::ContentFilter);
@@ -731,14 +744,14 @@ fn synthetic_complete_waits_for_every_choice() {
         .map(|b| format!("{b}\n\n"))
         .collect();
     let o = CHAT.sse(cut.as_bytes());
-    assert_eq!(o.message.choices[&4].finish_reason, None);
+    assert_eq!(o.message.choices.get(&4).unwrap().finish_reason, None);
     assert!(!o.message.complete);
 }
 
 #[test]
 fn synthetic_gateway_reasoning() {
     let o = CHAT.synthetic("chat_reasoning_content.sse");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.reasoning, "Think: 2+2.");
     assert_eq!(c.text, "4");
     assert_eq!(

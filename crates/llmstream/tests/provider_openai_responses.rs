@@ -38,7 +38,7 @@ fn finishes(o: &Run) -> Vec<(String, FinishReason)> {
 }
 
 fn assert_finish(o: &Run, reason: &str, normalized: FinishReason) {
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.finish_reason.as_deref(), Some(reason));
     assert_eq!(c.finish, Some(normalized));
     assert_eq!(finishes(o).last(), Some(&(reason.to_string(), normalized)));
@@ -143,7 +143,7 @@ fn function_call_then_text() {
     ) else {
         return;
     };
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.role.as_deref(), Some("assistant"));
     assert_eq!(c.text, "The capital of France is Paris.");
     assert_eq!(o.streamed_text(0), c.text);
@@ -164,7 +164,7 @@ fn minimal_text() {
         "resp_00592e63e61b66660169fab1b9f8e481a2b321356198d7ac1b",
         "gpt-5.5-2026-04-23",
     );
-    assert_eq!(o.message.choices[&0].text, "pong");
+    assert_eq!(o.message.choices.get(&0).unwrap().text, "pong");
     assert_eq!(o.streamed_text(0), "pong");
     assert_finish(&o, "completed", FinishReason::Stop);
     assert_usage(&o, 11, 5, 16);
@@ -212,7 +212,7 @@ fn tool_use_then_answer() {
         return;
     };
     assert_eq!(
-        o.message.choices[&0].text,
+        o.message.choices.get(&0).unwrap().text,
         "1231 \u{d7} 2331 = **2,869,461**"
     );
     assert_finish(&o, "completed", FinishReason::Stop);
@@ -240,7 +240,7 @@ fn error_event_nested_then_failed() {
     assert_finish(&o, "failed", FinishReason::Other);
     assert_eq!(o.message.usage, None);
     assert!(o.message.complete);
-    assert_eq!(o.message.choices[&0].text, "");
+    assert_eq!(o.message.choices.get(&0).unwrap().text, "");
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn copilot_rotating_item_ids() {
     };
     // Even the response id rotates: the first one is the message's.
     assert_start(&o, "capture-id-1", "gpt-5.3-codex");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     let text = "There are **3** letter **\u{201c}r\u{201d}**s in **\u{201c}strawberry.\u{201d}**\n\n\
                 Breakdown: **s t r a w b e r r y**  \nYou can see **r** at positions **3, 8, and 9**.";
     assert_eq!(c.text, text);
@@ -313,7 +313,7 @@ fn four_concatenated_responses() {
         "resp_01830d662ab3856501693c321345c88190b0de00f3b9975691",
         "gpt-5.1-codex-max",
     );
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     let summary = "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then \
                    multiply the result by 3, and finally multiply that by 10, reporting the final \
                    product.";
@@ -379,7 +379,7 @@ fn synthetic_rotating_ids_keyed_by_output_index() {
     let o = RESPONSES.synthetic("resp_id_rotation.sse");
     // A repeated response.created before any output is the same response.
     assert_start(&o, "r-rot-1", "gpt-test");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.text, "Checking now.");
     assert_eq!(c.role.as_deref(), Some("assistant"));
     assert_call(&o, 1, "call_rot", "weather", &obj(r#"{"city":"Oslo"}"#));
@@ -443,7 +443,7 @@ fn synthetic_custom_tool_input_is_text() {
 #[test]
 fn synthetic_reasoning_summary_text_and_encrypted_content() {
     let o = RESPONSES.synthetic("resp_reasoning.sse");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.reasoning, "First.Second.raw thoughts");
     assert_eq!(c.text, "Done.");
     let reasoning = |text: &str, signature: Option<&str>| Part::Reasoning {
@@ -486,7 +486,7 @@ fn synthetic_reasoning_summary_text_and_encrypted_content() {
 #[test]
 fn synthetic_refusal() {
     let o = RESPONSES.synthetic("resp_refusal.sse");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.refusal.as_deref(), Some("I can't help."));
     assert_eq!(c.text, "");
     assert_eq!(c.content, vec![Part::Refusal("I can't help.".to_string())]);
@@ -498,7 +498,7 @@ fn synthetic_refusal() {
 #[test]
 fn synthetic_incomplete_max_output_tokens() {
     let o = RESPONSES.synthetic("resp_incomplete.sse");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.text, "Once upon a");
     assert_finish(&o, "max_output_tokens", FinishReason::Length);
     // The cut call ends at the finish with what it had.
@@ -526,7 +526,7 @@ fn synthetic_failed_reports_its_error() {
 #[test]
 fn synthetic_error_event_top_level_fields() {
     let o = RESPONSES.synthetic("resp_error_top_level.sse");
-    assert_eq!(o.message.choices[&0].text, "Hel");
+    assert_eq!(o.message.choices.get(&0).unwrap().text, "Hel");
     // Reported once, though response.failed repeats it.
     assert_eq!(errors(&o), ["Slow down."]);
     let error = o.message.error.as_ref().unwrap();
@@ -554,7 +554,7 @@ fn synthetic_concatenated_responses() {
     let body = RESPONSES.data("resp_concatenated.sse");
     let o = RESPONSES.sse(&body);
     assert_start(&o, "r-one", "gpt-test");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_call(&o, 0, "call_get", "get", &obj("{}"));
     assert_eq!(c.text, "Answer.");
     assert_eq!(
@@ -585,7 +585,7 @@ fn synthetic_concatenated_responses() {
     let message = pipeline.message().unwrap();
     assert!(!message.complete);
     assert_eq!(
-        message.choices[&0].finish_reason.as_deref(),
+        message.choices.get(&0).unwrap().finish_reason.as_deref(),
         Some("completed")
     );
 }
@@ -595,14 +595,14 @@ fn synthetic_sparse_output_index() {
     let o = RESPONSES.synthetic("resp_sparse_output_index.sse");
     let big = 1u64 << 63;
     assert_call(&o, big, "call_big", "far", &obj(r#"{"ok":true}"#));
-    assert_eq!(o.message.choices[&0].text, "Hi.");
+    assert_eq!(o.message.choices.get(&0).unwrap().text, "Hi.");
     assert_finish(&o, "completed", FinishReason::ToolCalls);
 }
 
 #[test]
 fn synthetic_server_tool_item_kept_raw() {
     let o = RESPONSES.synthetic("resp_server_tool_raw.sse");
-    let c = &o.message.choices[&0];
+    let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.text, "High tide at 6.");
     match c.content.as_slice() {
         [Part::Raw(item), Part::Text(t)] => {

@@ -29,7 +29,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::vec_map::VecMap;
+use super::sorted_map::SortedMap;
 use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
@@ -72,7 +72,7 @@ struct Block {
 pub struct Accumulator {
     builder: MessageBuilder,
     /// Blocks started and not yet stopped, by their wire index.
-    blocks: VecMap<u64, Block>,
+    blocks: SortedMap<u64, Block>,
     /// The token counts so far (each report overwrites what it names).
     usage: Usage,
     /// A protocol error was found: everything after it is ignored.
@@ -95,7 +95,7 @@ impl Accumulator {
     pub fn with_builder(builder: MessageBuilder) -> Self {
         Accumulator {
             builder,
-            blocks: VecMap::new(),
+            blocks: SortedMap::new(),
             usage: Usage::default(),
             broken: false,
         }

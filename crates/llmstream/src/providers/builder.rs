@@ -14,7 +14,7 @@ use alloc::string::String;
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::event::{FinishReason, StreamEvent, Usage};
 use super::message::{Choice, ErrorInfo, Message, Part, ToolCall};
-use super::vec_map::VecMap;
+use super::sorted_map::SortedMap;
 use super::Provider;
 use crate::json::Value;
 
@@ -74,7 +74,7 @@ impl Flow {
 pub struct MessageBuilder {
     message: Message,
     events: VecDeque<StreamEvent>,
-    arguments: VecMap<(u64, u64), ArgumentStream>,
+    arguments: SortedMap<(u64, u64), ArgumentStream>,
     limits: ProviderLimits,
     started: bool,
     /// Choices whose next text starts a new content part.
@@ -92,7 +92,7 @@ impl MessageBuilder {
         MessageBuilder {
             message: Message::new(provider),
             events: VecDeque::new(),
-            arguments: VecMap::new(),
+            arguments: SortedMap::new(),
             limits,
             started: false,
             part_break: BTreeMap::new(),
@@ -162,7 +162,7 @@ impl MessageBuilder {
             )));
             return None;
         }
-        Some(self.message.choices.entry(index).or_default())
+        self.message.choices.get_or_default(index)
     }
 
     /// Sets the role of a choice; the first one wins.
@@ -627,7 +627,9 @@ impl MessageBuilder {
             return;
         }
         let position = c.content.len().saturating_sub(1);
-        c.citations.entry(position).or_default().push(citation);
+        if let Some(list) = c.citations.get_or_default(position) {
+            list.push(citation);
+        }
     }
 
     /// Sets the signature that came with a tool call (Gemini's

@@ -30,7 +30,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::vec_map::VecMap;
+use super::sorted_map::SortedMap;
 use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
@@ -42,7 +42,7 @@ use crate::json::{Value, View};
 pub struct Accumulator {
     builder: MessageBuilder,
     /// Per-candidate state, for candidates the builder accepted.
-    candidates: VecMap<u64, Candidate>,
+    candidates: SortedMap<u64, Candidate>,
 }
 
 /// What a candidate needs remembered between chunks.
@@ -78,7 +78,7 @@ impl Accumulator {
     pub fn with_builder(builder: MessageBuilder) -> Self {
         Accumulator {
             builder,
-            candidates: VecMap::new(),
+            candidates: SortedMap::new(),
         }
     }
 

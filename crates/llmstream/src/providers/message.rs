@@ -1,10 +1,10 @@
 //! The message so far: what every accumulator builds, whatever the wire.
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::event::{opt_str, FinishReason, Usage};
+use super::sorted_map::SortedMap;
 use super::Provider;
 use crate::json::{Map, Value};
 
@@ -18,7 +18,7 @@ pub struct Message {
     /// The model that answered.
     pub model: Option<String>,
     /// The choices (candidates), by the wire's index.
-    pub choices: BTreeMap<u64, Choice>,
+    pub choices: SortedMap<u64, Choice>,
     /// The last token counts reported.
     pub usage: Option<Usage>,
     /// Whether the provider signalled the end of the message (a finish
@@ -42,7 +42,7 @@ pub struct Choice {
     /// All refusal text, concatenated (`None` if there was none).
     pub refusal: Option<String>,
     /// Tool calls, by the wire's key.
-    pub tool_calls: BTreeMap<u64, ToolCall>,
+    pub tool_calls: SortedMap<u64, ToolCall>,
     /// The provider's own finish reason.
     pub finish_reason: Option<String>,
     /// The finish reason in provider-neutral terms.
@@ -51,7 +51,7 @@ pub struct Choice {
     pub logprobs: Vec<Value>,
     /// Citations, by the position in [`Choice::content`] of the text part
     /// they support (Anthropic `citations_delta`), in arrival order.
-    pub citations: BTreeMap<usize, Vec<Value>>,
+    pub citations: SortedMap<usize, Vec<Value>>,
     /// The provider's explanation of the finish, when it sends one
     /// (Anthropic `stop_details`, Gemini `finishMessage`).
     pub finish_details: Option<Value>,
@@ -122,7 +122,7 @@ impl Message {
             provider,
             id: None,
             model: None,
-            choices: BTreeMap::new(),
+            choices: SortedMap::new(),
             usage: None,
             complete: false,
             error: None,

@@ -15,7 +15,7 @@ mod builder;
 mod event;
 mod message;
 mod pipeline;
-mod vec_map;
+mod sorted_map;
 
 pub mod anthropic;
 pub mod gemini;
@@ -29,6 +29,7 @@ pub use builder::{MessageBuilder, ProviderLimits};
 pub use event::{FinishReason, StreamEvent, Usage};
 pub use message::{Choice, ErrorInfo, Message, Part, ToolCall};
 pub use pipeline::{Pipeline, PipelineError};
+pub use sorted_map::SortedMap;
 
 use crate::json::{Node, Value, View};
 

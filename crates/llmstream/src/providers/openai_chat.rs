@@ -350,11 +350,11 @@ mod tests {
             r#"{"id":"a","choices":[{"delta":{"tool_calls":[{"id":"y","function":{"name":"g","arguments":"{\"k\""}}]}}]}"#,
             r#"{"id":"a","choices":[{"delta":{"tool_calls":[{"function":{"arguments":":1}"}}]}}]}"#,
         ]);
-        let calls = &acc.message().choices[&0].tool_calls;
+        let calls = &acc.message().choices.get(&0).unwrap().tool_calls;
         assert_eq!(calls.len(), 2);
-        assert_eq!(calls[&0].name, "f");
-        assert_eq!(calls[&1].name, "g");
-        assert_eq!(calls[&1].arguments_text, "{\"k\":1}");
+        assert_eq!(calls.get(&0).unwrap().name, "f");
+        assert_eq!(calls.get(&1).unwrap().name, "g");
+        assert_eq!(calls.get(&1).unwrap().arguments_text, "{\"k\":1}");
     }
 
     #[test]
@@ -365,7 +365,11 @@ mod tests {
             r#"{"choices":[{"index":18446744073709551615,"delta":{"tool_calls":[{"index":18446744073709551615,"id":"z"}]}}]}"#,
         ]);
         assert!(acc.message().error.is_some());
-        assert!(acc.message().choices[&u64::MAX]
+        assert!(acc
+            .message()
+            .choices
+            .get(&u64::MAX)
+            .unwrap()
             .tool_calls
             .contains_key(&u64::MAX));
     }
@@ -375,7 +379,14 @@ mod tests {
         let acc = run(&[
             r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":{"a":[1]}}}]}}]}"#,
         ]);
-        let call = &acc.message().choices[&0].tool_calls[&0];
+        let call = &acc
+            .message()
+            .choices
+            .get(&0)
+            .unwrap()
+            .tool_calls
+            .get(&0)
+            .unwrap();
         assert_eq!(call.arguments_text, r#"{"a":[1]}"#);
     }
 

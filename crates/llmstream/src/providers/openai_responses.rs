@@ -81,7 +81,7 @@ const CHOICE: u64 = 0;
 ///     acc.push("message", &json::parse(line.as_bytes()).unwrap());
 /// }
 /// let choice = acc.message().choice().unwrap();
-/// assert_eq!(choice.tool_calls[&0].name, "f");
+/// assert_eq!(choice.tool_calls.get(&0).unwrap().name, "f");
 /// assert_eq!(choice.finish_reason.as_deref(), Some("completed"));
 /// assert_eq!(acc.message().usage.as_ref().unwrap().total_tokens, Some(5));
 /// ```

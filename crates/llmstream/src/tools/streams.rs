@@ -1,11 +1,12 @@
 //! Many tool calls' argument streams at once, keyed by call id.
 
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::string::String;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use crate::json::{PathBuf, Value};
+use crate::providers::SortedMap;
 
 /// Argument streams keyed by tool-call id: calls may interleave freely, each
 /// keeps its own parser state and nothing is rescanned.
@@ -32,7 +33,7 @@ use crate::json::{PathBuf, Value};
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct ArgumentStreams {
-    calls: BTreeMap<String, ArgumentStream>,
+    calls: SortedMap<String, ArgumentStream>,
     events: VecDeque<ToolEvent>,
 }
 
@@ -104,7 +105,13 @@ impl ArgumentStreams {
     /// Appends a fragment of a call's arguments (the call is created on its
     /// first fragment).
     pub fn push(&mut self, id: &str, fragment: &str) {
-        let stream = self.calls.entry(String::from(id)).or_default();
+        if !self.calls.contains_key(id) {
+            self.calls
+                .insert(String::from(id), ArgumentStream::default());
+        }
+        let Some(stream) = self.calls.get_mut(id) else {
+            return;
+        };
         if stream.is_ended() {
             self.events.push_back(ToolEvent::Error {
                 id: String::from(id),

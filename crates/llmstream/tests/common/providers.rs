@@ -58,7 +58,13 @@ impl Run {
 
     /// The tool call `call` of choice `choice`.
     pub fn call(&self, choice: u64, call: u64) -> &ToolCall {
-        &self.message.choices[&choice].tool_calls[&call]
+        self.message
+            .choices
+            .get(&choice)
+            .unwrap()
+            .tool_calls
+            .get(&call)
+            .unwrap()
     }
 }
 
