@@ -560,3 +560,47 @@ proptest! {
         }
     }
 }
+
+/// A message builder keeps a call's argument text once (as the call's
+/// `arguments_text`), not also in its argument stream, and still ends the
+/// call from it: valid, cut short, invalid, whitespace only, and free text.
+#[test]
+fn a_builder_holds_a_calls_argument_text_once() {
+    use llmstream::providers::{MessageBuilder, Provider};
+    let cases: [(&str, ArgumentStream, &str); 5] = [
+        (
+            r#"{"path":"a.rs","n":12}"#,
+            ArgumentStream::json(),
+            r#"{"path":"a.rs","n":12}"#,
+        ),
+        (
+            r#"{"path":"a.r"#,
+            ArgumentStream::json(),
+            r#"{"path":"a.r"}"#,
+        ),
+        (r#"{"path" 1}"#, ArgumentStream::json(), r#""{\"path\" 1}""#),
+        ("  \n ", ArgumentStream::json(), "{}"),
+        ("free text", ArgumentStream::text(), r#""free text""#),
+    ];
+    for (text, stream, expected) in cases {
+        let mut builder = MessageBuilder::new(Provider::OpenAiChat);
+        builder.tool_call_start_with(0, 0, "call_1", "f", None, stream);
+        let (head, tail) = text.split_at(text.len() / 2);
+        builder.tool_call_arguments(0, 0, head);
+        builder.tool_call_arguments(0, 0, tail);
+        assert_eq!(builder.tool_call_text(0, 0), Some(text));
+        let held = builder.argument_stream(0, 0).expect("the call's stream");
+        assert_eq!(held.raw(), "", "{text}");
+        builder.tool_call_end(0, 0);
+        let call = builder
+            .message()
+            .choices
+            .get(&0)
+            .unwrap()
+            .tool_calls
+            .get(&0)
+            .unwrap();
+        assert_eq!(call.arguments_text, text);
+        assert_eq!(call.arguments, Some(v(expected)), "{text}");
+    }
+}

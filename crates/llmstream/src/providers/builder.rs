@@ -119,7 +119,10 @@ impl MessageBuilder {
         self.arguments.get(&(choice, call))?.snapshot()
     }
 
-    /// The argument stream of a tool call (raw text, live value, error).
+    /// The argument stream of a tool call (live value, error). Its
+    /// [`raw`](ArgumentStream::raw) text is empty: the builder keeps the
+    /// text once, as the call's [`ToolCall::arguments_text`](super::ToolCall::arguments_text)
+    /// (see [`MessageBuilder::tool_call_text`]).
     pub fn argument_stream(&self, choice: u64, call: u64) -> Option<&ArgumentStream> {
         self.arguments.get(&(choice, call))
     }
@@ -322,7 +325,7 @@ impl MessageBuilder {
         id: &str,
         name: &str,
         kind: Option<&str>,
-        arguments: ArgumentStream,
+        mut arguments: ArgumentStream,
     ) {
         if self.has_tool_call(choice, call) {
             self.tool_call_identify(choice, call, Some(id), Some(name));
@@ -347,6 +350,7 @@ impl MessageBuilder {
             c.tool_calls.insert(call, tool_call);
             c.content.push(Part::ToolCall(call));
         }
+        arguments.drop_text();
         self.arguments.insert((choice, call), arguments);
         self.emit(StreamEvent::ToolCallStart {
             choice,
@@ -441,10 +445,11 @@ impl MessageBuilder {
         let Some(tc) = self.tool_call_mut(choice, call) else {
             return;
         };
+        arguments.drop_text();
         arguments.push(text, |_| {});
         tc.arguments_text = String::from(text);
         if tc.ended {
-            let value = arguments.end();
+            let value = arguments.end_with(text);
             tc.arguments_error = arguments.error().map(|e| format!("{e}"));
             tc.arguments = Some(value);
         }
@@ -461,7 +466,8 @@ impl MessageBuilder {
 
     /// The raw argument text of a tool call so far.
     pub fn tool_call_text(&self, choice: u64, call: u64) -> Option<&str> {
-        self.arguments.get(&(choice, call)).map(ArgumentStream::raw)
+        let tc = self.message.choices.get(&choice)?.tool_calls.get(&call)?;
+        Some(tc.arguments_text.as_str())
     }
 
     /// Ends a tool call: its final arguments (see [`ArgumentStream::end`])
@@ -473,11 +479,16 @@ impl MessageBuilder {
         if stream.is_ended() {
             return;
         }
-        let arguments = stream.end();
-        let error = stream.error().map(|e| format!("{e}"));
-        let Some(tc) = self.tool_call_mut(choice, call) else {
+        let Some(tc) = self
+            .message
+            .choices
+            .get_mut(&choice)
+            .and_then(|c| c.tool_calls.get_mut(&call))
+        else {
             return;
         };
+        let arguments = stream.end_with(&tc.arguments_text);
+        let error = stream.error().map(|e| format!("{e}"));
         tc.arguments = Some(arguments.clone());
         tc.ended = true;
         tc.arguments_error = error;

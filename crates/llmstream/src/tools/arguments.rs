@@ -14,6 +14,9 @@ use crate::json::{Error, EventKind, Number, Parser, PathBuf, Value};
 #[derive(Clone, Debug)]
 pub struct ArgumentStream {
     text: String,
+    /// Whether `text` is kept: not when the owner keeps the same text (a
+    /// message's `ToolCall::arguments_text`), so it is not held twice.
+    keeps_text: bool,
     parser: Option<Parser>,
     error: Option<Error>,
     ended: bool,
@@ -50,6 +53,7 @@ impl ArgumentStream {
     pub fn json() -> Self {
         ArgumentStream {
             text: String::new(),
+            keeps_text: true,
             parser: Some(Parser::new()),
             error: None,
             ended: false,
@@ -60,15 +64,27 @@ impl ArgumentStream {
     pub fn text() -> Self {
         ArgumentStream {
             text: String::new(),
+            keeps_text: true,
             parser: None,
             error: None,
             ended: false,
         }
     }
 
-    /// The raw text received so far.
+    /// The raw text received so far (empty in the streams a
+    /// [`MessageBuilder`](crate::providers::MessageBuilder) holds, which
+    /// keep it as the call's `arguments_text` instead).
     pub fn raw(&self) -> &str {
         &self.text
+    }
+
+    /// Stops keeping the raw text, for an owner that keeps it itself (and
+    /// hands it to [`ArgumentStream::end_with`]): a gateway's half-way tool
+    /// call held its arguments three times (the message's text, this one,
+    /// and the live value).
+    pub(crate) fn drop_text(&mut self) {
+        self.text = String::new();
+        self.keeps_text = false;
     }
 
     /// The live partial arguments (JSON tools only).
@@ -88,7 +104,9 @@ impl ArgumentStream {
 
     /// Appends a fragment, handing what it revealed to `emit`.
     pub fn push(&mut self, fragment: &str, mut emit: impl FnMut(ArgumentEvent)) {
-        self.text.push_str(fragment);
+        if self.keeps_text {
+            self.text.push_str(fragment);
+        }
         let Some(parser) = self.parser.as_mut() else {
             return;
         };
@@ -148,15 +166,24 @@ impl ArgumentStream {
     /// value, with [`ArgumentStream::error`] saying why; invalid JSON, and
     /// free text, give the text as a string.
     pub fn end(&mut self) -> Value {
+        let text = core::mem::take(&mut self.text);
+        let value = self.end_with(&text);
+        self.text = text;
+        value
+    }
+
+    /// [`ArgumentStream::end`] where `text` is all that was pushed (see
+    /// [`ArgumentStream::drop_text`]).
+    pub(crate) fn end_with(&mut self, text: &str) -> Value {
         self.ended = true;
         let Some(parser) = self.parser.as_mut() else {
-            return Value::from(self.text.as_str());
+            return Value::from(text);
         };
-        if self.text.trim().is_empty() {
+        if text.trim().is_empty() {
             return Value::Object(crate::json::Map::new());
         }
         if self.error.is_some() {
-            return Value::from(self.text.as_str());
+            return Value::from(text);
         }
         if let Err(e) = parser.end() {
             self.error = Some(e);
