@@ -592,14 +592,7 @@ fn a_builder_holds_a_calls_argument_text_once() {
         let held = builder.argument_stream(0, 0).expect("the call's stream");
         assert_eq!(held.raw(), "", "{text}");
         builder.tool_call_end(0, 0);
-        let call = builder
-            .message()
-            .choices
-            .get(&0)
-            .unwrap()
-            .tool_calls
-            .get(&0)
-            .unwrap();
+        let call = builder.message().tool_call(0, 0).unwrap();
         assert_eq!(call.arguments_text, text);
         assert_eq!(call.arguments, Some(v(expected)), "{text}");
     }

@@ -466,7 +466,7 @@ impl MessageBuilder {
 
     /// The raw argument text of a tool call so far.
     pub fn tool_call_text(&self, choice: u64, call: u64) -> Option<&str> {
-        let tc = self.message.choices.get(&choice)?.tool_calls.get(&call)?;
+        let tc = self.message.tool_call(choice, call)?;
         Some(tc.arguments_text.as_str())
     }
 

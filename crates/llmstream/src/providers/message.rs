@@ -134,6 +134,11 @@ impl Message {
         self.choices.values().next()
     }
 
+    /// The tool call with key `call` in choice `choice`.
+    pub fn tool_call(&self, choice: u64, call: u64) -> Option<&ToolCall> {
+        self.choices.get(&choice)?.tool_calls.get(&call)
+    }
+
     /// The message as DESIGN.md's CLI contract prints it:
     /// `{"provider":…,"id":…,"model":…,"choices":[…],"usage":…,"complete":…,"error":…}`.
     pub fn to_value(&self) -> Value {

@@ -379,14 +379,7 @@ mod tests {
         let acc = run(&[
             r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":{"a":[1]}}}]}}]}"#,
         ]);
-        let call = &acc
-            .message()
-            .choices
-            .get(&0)
-            .unwrap()
-            .tool_calls
-            .get(&0)
-            .unwrap();
+        let call = acc.message().tool_call(0, 0).unwrap();
         assert_eq!(call.arguments_text, r#"{"a":[1]}"#);
     }
 

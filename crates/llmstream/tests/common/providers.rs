@@ -58,13 +58,7 @@ impl Run {
 
     /// The tool call `call` of choice `choice`.
     pub fn call(&self, choice: u64, call: u64) -> &ToolCall {
-        self.message
-            .choices
-            .get(&choice)
-            .unwrap()
-            .tool_calls
-            .get(&call)
-            .unwrap()
+        self.message.tool_call(choice, call).unwrap()
     }
 }
 
