@@ -6,6 +6,7 @@
 //! leaves the state waiting for the rest. Nothing recurses.
 
 mod feed;
+mod live;
 mod machine;
 mod numbers;
 mod snapshot;
@@ -25,6 +26,7 @@ use super::value::{Number, Value};
 
 pub use feed::Feed;
 use feed::Input;
+use live::LiveValue;
 use numbers::number_prefix;
 use snapshot::{attach, descend};
 
@@ -74,7 +76,7 @@ pub struct Parser {
     /// Whether a still-growing number is shown in the snapshot.
     number_shown: bool,
     utf8: Utf8Tail,
-    root: Option<Value>,
+    root: LiveValue,
     /// What few parsers use (sequences of values, watched paths), boxed so
     /// that an idle parser stays small.
     extras: Option<Box<Extras>>,
@@ -254,7 +256,7 @@ impl Parser {
             number: String::new(),
             number_shown: false,
             utf8: Utf8Tail::default(),
-            root: None,
+            root: LiveValue::default(),
             extras: None,
             offset: 0,
             error: None,
@@ -439,13 +441,13 @@ impl Parser {
     /// numbers that may still grow omitted, literals shown from their first
     /// byte. It only ever grows.
     pub fn snapshot(&self) -> Option<&Value> {
-        self.root.as_ref()
+        self.root.get()
     }
 
     /// Takes the value out (the snapshot, complete once [`Parser::end`]
     /// succeeded).
     pub fn into_value(self) -> Option<Value> {
-        self.root
+        self.root.into_inner()
     }
 
     /// Takes the value out, leaving the parser with none (see
@@ -477,7 +479,7 @@ impl Parser {
         self.number.clear();
         self.number_shown = false;
         self.utf8 = Utf8Tail::default();
-        self.root = None;
+        self.root.take();
         if let Some(extras) = self.extras.as_deref_mut() {
             extras.completed.clear();
             extras.watched.clear();
@@ -532,7 +534,7 @@ impl Parser {
     /// prefix (`12`, `1.`→`1`, `1e`→`1`; a lone `-` is dropped). This is
     /// what [`repair`](super::repair) returns.
     pub fn partial_value(&self) -> Option<Value> {
-        self.with_cut_number(self.root.clone())
+        self.with_cut_number(self.root.get().cloned())
     }
 
     fn with_cut_number(&self, mut root: Option<Value>) -> Option<Value> {

@@ -1,8 +1,8 @@
 //! The value the parser keeps (see [`Keep`]).
 //!
-//! Live: every value goes into the partial value as it starts, found by
-//! walking the open path from the root (cost: the depth, never the
-//! document), so the snapshot is current after every piece.
+//! Live: every value goes into the partial value as it starts, in the
+//! innermost open container (found in one step: see `live`), so the
+//! snapshot is current after every piece.
 //!
 //! Final: the elements of open containers wait on shared stacks, and each
 //! container is made (at its exact size) and attached to its parent when it
@@ -114,19 +114,16 @@ impl Parser {
         if self.opts.keep != Keep::Live {
             return;
         }
-        let depth = self.frames.len();
-        if let Some(slot) = descend(&mut self.root, depth) {
-            *slot = value;
-        }
+        self.root.replace(self.frames.len(), value);
     }
 
     /// The live value that holds what completed just now at `depth`: the
     /// root, or at the top level of a sequence the value just moved to the
     /// completed ones.
     pub(super) fn live_root(&self, depth: usize) -> Option<&Value> {
-        match (&self.root, &self.extras) {
+        match (self.root.get(), &self.extras) {
             (None, Some(extras)) if depth == 0 => extras.completed.back(),
-            (root, _) => root.as_ref(),
+            (root, _) => root,
         }
     }
 
@@ -158,7 +155,7 @@ impl Parser {
     /// spares, 4–5% on GeoJSON and twitter streams (the walk to each closed
     /// container) for 3–10% less heap.
     fn settle_closed_string(&mut self) {
-        if let Some(Value::String(text)) = descend(&mut self.root, self.frames.len()) {
+        if let Some(text) = self.root.string_mut(self.frames.len()) {
             if text.capacity() == text.len() {
                 return;
             }
@@ -174,19 +171,18 @@ impl Parser {
 
     fn insert_live(&mut self, value: Value) {
         let depth = self.frames.len();
-        if depth == 0 {
-            self.root = Some(value);
-            return;
-        }
-        let key = member_key(&self.segments, depth);
-        if let Some(container) = descend(&mut self.root, depth - 1) {
-            attach(container, key, value);
+        match depth.checked_sub(1) {
+            None => self.root.set(value),
+            Some(container) => {
+                let key = member_key(&self.segments, depth);
+                self.root.attach(container, key, value);
+            }
         }
     }
 
     fn attach_final(&mut self, value: Value) {
         let Some(&container) = self.frames.last() else {
-            self.root = Some(value);
+            self.root.set(value);
             return;
         };
         let building = &mut self.extras.get_or_insert_with(Box::default).building;

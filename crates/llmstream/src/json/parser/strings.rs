@@ -4,7 +4,8 @@
 use alloc::string::String;
 
 use super::feed::{Input, WINDOW};
-use super::snapshot::{descend, descend_ref};
+use super::live::LiveValue;
+use super::snapshot::descend_ref;
 use super::{Escape, Parser, Raw, State, Step};
 use crate::json::error::{ErrorKind, Expected};
 use crate::json::options::Keep;
@@ -402,14 +403,15 @@ fn plain_string<'i>(input: &Input<'i>, start: usize, limit: usize) -> Option<(&'
 
 /// Where the open value string's decoded text lives: live, in the snapshot
 /// itself (one copy, appended in place); else in the parser's `text`.
+#[inline(always)]
 fn open_text_mut<'a>(
     keep: Keep,
-    root: &'a mut Option<Value>,
+    root: &'a mut LiveValue,
     text: &'a mut String,
     depth: usize,
 ) -> &'a mut String {
     if keep == Keep::Live {
-        if let Some(Value::String(shown)) = descend(root, depth) {
+        if let Some(shown) = root.string_mut(depth) {
             return shown;
         }
     }
