@@ -262,6 +262,7 @@ pub(super) fn descend_ref(root: Option<&Value>, levels: usize) -> Option<&Value>
 }
 
 /// Appends `value` to an open container (`key` names it in an object).
+#[inline]
 pub(super) fn attach(container: &mut Value, key: &str, value: Value) {
     match container {
         Value::Array(items) => {
