@@ -76,7 +76,8 @@
 //! # Ok::<(), llmstream::providers::PipelineError>(())
 //! ```
 #![no_std]
-// `unsafe` is denied but in two audited modules: `utf8` and `simd`.
+// `unsafe` is denied but in three audited modules: `utf8`, `simd` and
+// `json::parser::live`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // Bytes from the network reach nearly every function: nothing that input

@@ -1,5 +1,5 @@
-//! UTF-8 validation, for pieces of every size: with `simd`, the library's
-//! only `unsafe` code.
+//! UTF-8 validation, for pieces of every size: with `simd` and
+//! `json::parser::live`, the library's only `unsafe` code.
 //!
 //! A stream arrives as many small pieces (16 bytes is typical of a tool
 //! call's argument deltas), and every piece must become `&str` before its
