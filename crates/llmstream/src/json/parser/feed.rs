@@ -123,6 +123,7 @@ pub struct Feed<'p, 'i> {
 impl Feed<'_, '_> {
     /// The piece is used up: account for it, and report the input limit if
     /// the piece went past it.
+    #[inline]
     fn exhausted(&mut self) -> Option<Error> {
         self.done = true;
         self.parser.offset += self.pos as u64;
@@ -210,6 +211,10 @@ impl Feed<'_, '_> {
 
 impl Drop for Feed<'_, '_> {
     fn drop(&mut self) {
-        while self.next_event().is_some() {}
+        // Checked here first: a feed that ran is done, and this runs at
+        // the end of every piece.
+        if !self.done {
+            while self.next_event().is_some() {}
+        }
     }
 }
