@@ -105,15 +105,14 @@ impl Parser {
         Some(Step::Event(Raw::Number(depth)))
     }
 
-    /// Every byte the number grammar accepts is ASCII, so the text comes
-    /// from the piece's validated window (see `Input`), not
-    /// from a validation per number.
+    /// Every byte the number grammar accepts is ASCII, so the bytes are
+    /// text as they are: checked with a few word reads (`valid_prefix`'s
+    /// ASCII test), not through the piece's validated window, which a
+    /// number cut by a piece's end would validate for only its few bytes.
+    #[inline]
     pub(super) fn push_number_bytes(&mut self, piece: &Input<'_>, start: usize, end: usize) {
-        let text = match piece.text(start, end) {
-            Some(text) => text,
-            None => core::str::from_utf8(piece.bytes.get(start..end).unwrap_or(&[])).unwrap_or(""),
-        };
-        self.number.push_str(text);
+        let bytes = piece.bytes.get(start..end).unwrap_or(&[]);
+        self.number.push_str(crate::utf8::valid_prefix(bytes).0);
     }
 
     pub(super) fn complete_number(&mut self) -> Step {
