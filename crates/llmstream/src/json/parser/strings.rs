@@ -456,11 +456,15 @@ pub(super) fn decode_piece<'i>(
     let (text, end) = crate::utf8::valid_prefix(window);
     let cut = end == End::Cut && window.len() == rest.len();
     // Most pieces of a stream are plain text: taken whole, without setting
-    // up the block walk.
+    // up the block walk; so is one that ends inside a character (one
+    // piece in two or three of CJK text), whose start is then held.
     if !cut && text.len() <= 16 && run_end_bits(text.as_bytes(), 0) == 0 {
         target.push_str(text);
         // `text` stops before an invalid byte, left to the general path.
         return Some((start + text.len(), (start, text)));
+    }
+    if cut && plain_then_cut(target, utf8, input, start, text) {
+        return Some((input.len(), (start, text)));
     }
     let mut end = start + decode_plain(target, input, start, text);
     if cut && end == start + text.len() {
@@ -469,6 +473,25 @@ pub(super) fn decode_piece<'i>(
         end = input.len();
     }
     Some((end, (start, text)))
+}
+
+/// A piece (from `start`) that is plain `text` and then the start of a
+/// character the next piece ends: the text is appended and the start held.
+/// Out of line: inlined, it made every other piece a little dearer.
+#[inline(never)]
+fn plain_then_cut(
+    target: &mut String,
+    utf8: &mut Utf8Tail,
+    input: &[u8],
+    start: usize,
+    text: &str,
+) -> bool {
+    if text.len() >= 16 || run_end_bits(input, start) & !(!0u32 << text.len()) != 0 {
+        return false;
+    }
+    target.push_str(text);
+    utf8.hold(input.get(start + text.len()..).unwrap_or(&[]));
+    true
 }
 
 /// Appends the decoded text of a string body to `target`: plain runs and
