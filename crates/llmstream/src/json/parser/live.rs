@@ -87,7 +87,9 @@ impl LiveValue {
     }
 
     /// The container at `depth` on the open path (0: the root), its
-    /// address kept on the way down.
+    /// address kept on the way down. The root's elements are reached
+    /// through the root only when nothing is kept (then no address can go
+    /// stale that way), or for `depth` 0, whose callers drop every address.
     #[inline]
     fn container(&mut self, depth: usize) -> Option<NonNull<Value>> {
         let known = self.open.len().min(depth);
@@ -135,7 +137,14 @@ impl LiveValue {
     pub(super) fn string_mut(&mut self, depth: usize) -> Option<&mut String> {
         let slot = match depth.checked_sub(1) {
             None => self.root.as_mut()?,
-            Some(0) => last_child(self.root.as_mut()?)?,
+            Some(0) => {
+                // Reached through the root's own elements, which a kept
+                // address must not outlive (none is kept while the root's
+                // last child is a string: `attach` at depth 0 dropped
+                // them, so this costs nothing).
+                self.open.clear();
+                last_child(self.root.as_mut()?)?
+            }
             Some(parent) => {
                 // Kept already, but for the first piece of a string in a
                 // container just opened.
