@@ -19,6 +19,19 @@ use core::borrow::Borrow;
 /// [`Choice`](super::Choice), by the wire's index. It reads like a
 /// `BTreeMap` (`get`, `iter`, `values` in key order), but has no `map[&key]`:
 /// the library does not panic, so a missing key is `get`'s `None`.
+///
+/// ```
+/// use llmstream::providers::{Pipeline, Provider};
+///
+/// let mut pipeline = Pipeline::with_provider(Provider::OpenAiChat);
+/// pipeline.feed(br#"data: {"choices":[{"index":1,"delta":{"content":"Hi"}}]}"#)?;
+/// pipeline.feed(b"\n\n")?;
+/// let message = pipeline.message().expect("a message");
+/// assert!(message.choices.get(&0).is_none());
+/// assert_eq!(message.choices.get(&1).map(|c| c.text.as_str()), Some("Hi"));
+/// assert_eq!(message.choices.keys().collect::<Vec<_>>(), [&1]);
+/// # Ok::<(), llmstream::providers::PipelineError>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct SortedMap<K, V> {
     entries: Vec<(K, V)>,
