@@ -575,6 +575,39 @@ proptest! {
 proptest! {
     #![proptest_config(common::config(96))]
 
+    /// A parser cloned after any piece (the live value keeps addresses
+    /// into its own tree: a clone must find its own) goes on from there to
+    /// the same value, and the original is not disturbed by the clone's
+    /// progress. Each piece goes to the original and to a clone made just
+    /// before it, which is then dropped or kept by turns.
+    #[test]
+    fn a_clone_made_after_any_piece_goes_on_alike((text, seed, max) in case()) {
+        let expected: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| TestCaseError::fail(format!("oracle rejects {text:?}: {e}")))?;
+        let pieces = cut(text.as_bytes(), seed, max);
+        let mut parser = Parser::new();
+        let mut kept = Parser::new();
+        for (i, piece) in pieces.iter().enumerate() {
+            let mut clone = parser.clone();
+            clone.push(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+            parser.push(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+            prop_assert_eq!(clone.snapshot(), parser.snapshot());
+            // `kept` has had every piece so far either way: as a clone
+            // made just now, or pushed this piece after one made before.
+            if i % 2 == 0 {
+                kept = clone;
+            } else {
+                kept.push(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+            }
+            prop_assert_eq!(kept.snapshot(), parser.snapshot());
+        }
+        parser.end().map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+        kept.end().map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+        let value = parser.snapshot().expect("a value");
+        prop_assert_eq!(to_serde(value), expected);
+        prop_assert_eq!(kept.snapshot(), Some(value));
+    }
+
     /// Whatever the pieces, the events are the same once consecutive deltas
     /// of a path are merged.
     #[test]
