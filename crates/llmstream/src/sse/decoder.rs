@@ -11,13 +11,12 @@
 //! of a line the piece cuts is copied.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use super::error::{Error, ErrorKind, Reading};
 use super::event::{EventRef, ItemRef, DEFAULT_EVENT_TYPE};
 use super::limits::Limits;
-use super::scan::{find_line_end, push_lossy};
-use crate::utf8::to_str;
+use super::scan::{find_line_end, push_lossy, LONG_LINE};
+use crate::utf8::{to_str, LineBuf};
 
 /// The UTF-8 byte order mark, stripped once at the start of a stream.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -59,8 +58,9 @@ const RETRY: &[u8] = b"retry";
 #[derive(Debug, Clone, Default)]
 pub struct Decoder {
     limits: Limits,
-    /// Bytes fed and not yet interpreted, from the start of the current line.
-    buf: Vec<u8>,
+    /// Bytes fed and not yet interpreted, from the start of the current
+    /// line (with what of them is known ASCII: see [`LineBuf`]).
+    buf: LineBuf,
     /// Start of the current line in `buf`.
     pos: usize,
     /// Index in `buf` up to which the current line has no CR or LF: where
@@ -191,7 +191,7 @@ impl Decoder {
             self.pos = 0;
         } else if self.pos > 0 {
             self.data_to_string(&[]);
-            self.buf.drain(..self.pos);
+            self.buf.drain_front(self.pos);
             self.base += self.pos as u64;
             self.scanned -= self.pos;
             self.pos = 0;
@@ -264,10 +264,15 @@ impl Decoder {
                 };
                 let data = match self.data_line {
                     Some((src, start, end)) => {
-                        let bytes = source(&self.buf, input, src, start, end);
-                        match to_str(bytes) {
+                        let text = match src {
+                            // The buffer knows what of itself is ASCII.
+                            Src::Buf => self.buf.to_str(start, end),
+                            Src::Input => to_str(source(&self.buf, input, src, start, end)),
+                        };
+                        match text {
                             Some(text) => text,
                             None => {
+                                let bytes = source(&self.buf, input, src, start, end);
                                 push_lossy(&mut self.data, bytes);
                                 &self.data
                             }
@@ -585,7 +590,7 @@ impl Decoder {
     fn fail(&mut self, error: Error) -> Step {
         self.failed = Some(error);
         self.failure_reported = false;
-        self.buf = Vec::new();
+        self.buf = LineBuf::default();
         self.data = String::new();
         self.data_line = None;
         self.data_bytes = 0;
@@ -633,12 +638,19 @@ impl Decode<'_, '_> {
                 // within the line limit, at the start of a piece (the usual
                 // case) needs this piece's bytes first. Once they are added,
                 // `step` finds its end or checks the limit.
-                let searched = self.at == 0
-                    && decoder.scanned == decoder.buf.len()
-                    && decoder.bom_checked
-                    && !decoder.skip_lf;
-                let step = if searched {
+                // The same once this piece's bytes have all gone into the
+                // buffer without a line end (a long line): only the limit
+                // is left to check, which `step` would do after searching
+                // nothing.
+                let searched =
+                    decoder.scanned == decoder.buf.len() && decoder.bom_checked && !decoder.skip_lf;
+                let step = if searched && self.at == 0 {
                     Step::NeedInput
+                } else if searched && self.at == input.len() {
+                    if decoder.buf.len() - decoder.pos > decoder.limits.max_line_bytes {
+                        break decoder.fail_buffered_line(decoder.pos);
+                    }
+                    break Step::NeedInput;
                 } else {
                     decoder.step()
                 };
@@ -686,6 +698,8 @@ impl Decoder {
     /// Moves `input` from `*at` up to and including its next line end into
     /// the buffer, which holds the start of that line (or of the stream).
     fn buffer_next_line(&mut self, input: &[u8], at: &mut usize) {
+        #[cfg(test)]
+        let start = *at;
         // The interpreted lines are dropped from the buffer, unless a data
         // line among them waits for its event's end: dropping them would
         // copy it out, where it can stay until the blank line (a 4 MiB
@@ -693,12 +707,20 @@ impl Decoder {
         if self.data_line.is_none() {
             self.compact();
         }
+        // A long line (a base64 image) goes on: its next bytes searched,
+        // copied and checked for ASCII in one pass (where the CPU can),
+        // up to near its end. A short one, the usual line cut by a piece,
+        // ends a few bytes on: searching and copying it is enough.
+        let long = self.buf.len().saturating_sub(self.pos) >= LONG_LINE;
+        if long {
+            *at += self.buf.extend_line(input.get(*at..).unwrap_or_default());
+        }
         let rest = input.get(*at..).unwrap_or_default();
         let found = find_line_end(rest);
         #[cfg(test)]
         {
             // The line end itself is searched again, from the buffer.
-            self.searched += found.unwrap_or(rest.len()) as u64;
+            self.searched += (*at - start + found.unwrap_or(rest.len())) as u64;
         }
         let take = match found {
             Some(end) if rest.get(end) == Some(&b'\r') && rest.get(end + 1) == Some(&b'\n') => {
@@ -708,8 +730,13 @@ impl Decoder {
             None => rest.len(),
         };
         let searched_to = self.buf.len() + found.unwrap_or(take);
-        self.buf
-            .extend_from_slice(rest.get(..take).unwrap_or_default());
+        let taken = rest.get(..take).unwrap_or_default();
+        if long {
+            // The stretch known ASCII goes on to the line's end.
+            self.buf.extend_checked(taken);
+        } else {
+            self.buf.extend_from_slice(taken);
+        }
         // No CR or LF before the one found: the next search starts there.
         self.scanned = self.scanned.max(searched_to);
         *at += take;

@@ -534,3 +534,33 @@ fn long_line_in_many_pieces_is_searched_once() {
         );
     }
 }
+
+#[test]
+fn long_data_lines_decode_alike_however_cut() {
+    // Long enough for the one-pass copy of a long line (128-byte steps
+    // past a piece's start, where the CPU has AVX2): a line of ASCII with
+    // one other byte at a time, at a step's edges and in its middle,
+    // read in pieces of several sizes, every mode agreeing with the text
+    // `from_utf8_lossy` gives.
+    for odd in ["é".as_bytes(), &b"\xff"[..], "日".as_bytes(), b"\r", b"A"] {
+        for at in [0, 1, 127, 128, 255, 300, 1459, 1460, 2000, 2999] {
+            let mut value = vec![b'q'; 3000];
+            value.splice(at..at, odd.iter().copied());
+            let mut input = Vec::from(&b"event: image\ndata: "[..]);
+            input.extend_from_slice(&value);
+            input.extend_from_slice(b"\n\n");
+            let expected: Vec<Item> = match odd {
+                // A CR ends the data line: the rest is a line of its own
+                // (a field named by it, ignored).
+                b"\r" => vec![ev("image", &String::from_utf8_lossy(&value[..at]), "")],
+                _ => vec![ev("image", &String::from_utf8_lossy(&value), "")],
+            };
+            for size in [257, 300, 1460, 4096] {
+                let pieces: Vec<&[u8]> = input.chunks(size).collect();
+                let (got, error) = run(Limits::default(), &pieces);
+                assert_eq!(error, None);
+                assert_eq!(got, expected, "{odd:?} at {at}, pieces of {size}");
+            }
+        }
+    }
+}
