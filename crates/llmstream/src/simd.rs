@@ -14,7 +14,10 @@
 //! copied and checked for ASCII 32 bytes at a time with AVX2 ([`wide`]),
 //! where CPUID says the CPU has it: one pass over the line where three
 //! had read it, which took a 4 MiB line from behind sse-stream (memchr
-//! and simdutf8, with AVX2) to ahead of it.
+//! and simdutf8, with AVX2) to ahead of it. And a long slice is checked
+//! for UTF-8 there too (`wide::utf8_valid`), 32 bytes a step whatever
+//! the script, where the byte-at-a-time automaton of `utf8` took a fifth
+//! of a whole parse of text-heavy JSON.
 
 /// One bit a byte: bit `k` is set when `block[k]` ends a plain string run
 /// (`"`, `\`, or a control character below 0x20).
@@ -445,6 +448,207 @@ pub(crate) mod wide {
         // written above (`done <= room`, reserved).
         unsafe { buf.set_len(buf.len() + done) };
         (done, unsafe { _mm256_movemask_epi8(high) } == 0)
+    }
+
+    // The UTF-8 check below is the "lookup" algorithm of Keiser and
+    // Lemire ("Validating UTF-8 in less than one instruction per byte",
+    // 2021; simdjson's and simdutf8's): each byte is classified by three
+    // 16-entry tables, indexed by the high and low nibbles of the byte
+    // before it and the high nibble of the byte itself, whose entries are
+    // sets of the errors the pair could be part of; the AND of the three is
+    // the errors the pair is. Three- and four-byte characters add a check
+    // that exactly the bytes two and three after their lead are
+    // continuations. The error bits:
+    const TOO_SHORT: u8 = 1 << 0; // a lead not followed by a continuation
+    const TOO_LONG: u8 = 1 << 1; // ASCII followed by a continuation
+    const OVERLONG_3: u8 = 1 << 2; // E0 80..9F
+    const TOO_LARGE: u8 = 1 << 3; // F4 90..BF, F5..FF 80..BF
+    const SURROGATE: u8 = 1 << 4; // ED A0..BF
+    const OVERLONG_2: u8 = 1 << 5; // C0, C1 80..BF
+    const TOO_LARGE_1000: u8 = 1 << 6; // F5..FF 80..8F
+    const OVERLONG_4: u8 = 1 << 6; // F0 80..8F (the same bit: both 1000____)
+    const TWO_CONTS: u8 = 1 << 7; // a continuation followed by one
+    const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+    /// A 16-entry table twice, for a 32-byte shuffle (one per 128-bit lane).
+    // Evaluated at compile time (only statics call it): an index out of
+    // bounds would be a build error, never a panic.
+    #[allow(clippy::indexing_slicing)]
+    const fn twice(t: [u8; 16]) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        let mut i = 0;
+        while i < 16 {
+            out[i] = t[i];
+            out[i + 16] = t[i];
+            i += 1;
+        }
+        out
+    }
+
+    /// By the high nibble of the byte before.
+    static BYTE_1_HIGH: [u8; 32] = twice([
+        TOO_LONG,
+        TOO_LONG,
+        TOO_LONG,
+        TOO_LONG,
+        TOO_LONG,
+        TOO_LONG,
+        TOO_LONG,
+        TOO_LONG,
+        TWO_CONTS,
+        TWO_CONTS,
+        TWO_CONTS,
+        TWO_CONTS,
+        TOO_SHORT | OVERLONG_2,
+        TOO_SHORT,
+        TOO_SHORT | OVERLONG_3 | SURROGATE,
+        TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+    ]);
+
+    /// By the low nibble of the byte before.
+    static BYTE_1_LOW: [u8; 32] = twice([
+        CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+        CARRY | OVERLONG_2,
+        CARRY,
+        CARRY,
+        CARRY | TOO_LARGE,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+        CARRY | TOO_LARGE | TOO_LARGE_1000,
+    ]);
+
+    /// By the high nibble of the byte itself.
+    static BYTE_2_HIGH: [u8; 32] = twice([
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+        TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+        TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+        TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_SHORT,
+        TOO_SHORT,
+    ]);
+
+    /// Subtracted (saturating) from a block's last three bytes: non-zero
+    /// where a character starts that the block does not finish.
+    #[allow(clippy::indexing_slicing)] // evaluated at compile time
+    static INCOMPLETE: [u8; 32] = {
+        let mut t = [0xFF; 32];
+        t[29] = 0xF0 - 1;
+        t[30] = 0xE0 - 1;
+        t[31] = 0xC0 - 1;
+        t
+    };
+
+    /// Whether all of `bytes` is well-formed UTF-8 (the Unicode Standard's
+    /// table 3-7), ending between characters. 32 bytes a step; a block of
+    /// ASCII costs a load, a mask and a test.
+    ///
+    /// # Safety
+    /// AVX2 must be [`available`].
+    #[target_feature(enable = "avx2")]
+    #[allow(unsafe_code, unused_unsafe, unused_assignments)]
+    pub(crate) unsafe fn utf8_valid(bytes: &[u8]) -> bool {
+        use core::arch::x86_64::{
+            __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_loadu_si256,
+            _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
+            _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8,
+            _mm256_testz_si256, _mm256_xor_si256,
+        };
+        // SAFETY (every block below): AVX2 is available (the caller's
+        // promise); every load reads 32 bytes from a 32-byte array or from
+        // a 32-byte chunk of `bytes`. The tests compare the result with
+        // `core::str::from_utf8` on every sequence of up to three bytes at
+        // every offset of a block, on every four-byte sequence's edges,
+        // and on random text.
+        let load = |p: *const u8| unsafe { _mm256_loadu_si256(p.cast::<__m256i>()) };
+        let (b1h, b1l, b2h, incomplete) = (
+            load(BYTE_1_HIGH.as_ptr()),
+            load(BYTE_1_LOW.as_ptr()),
+            load(BYTE_2_HIGH.as_ptr()),
+            load(INCOMPLETE.as_ptr()),
+        );
+        let (low_nibble, high_bit) = unsafe { (_mm256_set1_epi8(0x0F), _mm256_set1_epi8(-128)) };
+        let mut error = unsafe { _mm256_setzero_si256() };
+        let mut prev_input = error;
+        let mut prev_incomplete = error;
+        // One 32-byte block: its errors, given the block before it.
+        macro_rules! block {
+            ($input:expr) => {
+                unsafe {
+                    let input = $input;
+                    if _mm256_movemask_epi8(input) == 0 {
+                        // ASCII: fine unless the block before ended
+                        // inside a character.
+                        error = _mm256_or_si256(error, prev_incomplete);
+                    } else {
+                        // The block shifted right by one, two and three
+                        // bytes, the last bytes of the block before
+                        // coming in.
+                        let carried = _mm256_permute2x128_si256::<0x21>(prev_input, input);
+                        let prev1 = _mm256_alignr_epi8::<15>(input, carried);
+                        let prev2 = _mm256_alignr_epi8::<14>(input, carried);
+                        let prev3 = _mm256_alignr_epi8::<13>(input, carried);
+                        let nibble = |v| _mm256_and_si256(v, low_nibble);
+                        let high = |v| nibble(_mm256_srli_epi16::<4>(v));
+                        let special = _mm256_and_si256(
+                            _mm256_and_si256(
+                                _mm256_shuffle_epi8(b1h, high(prev1)),
+                                _mm256_shuffle_epi8(b1l, nibble(prev1)),
+                            ),
+                            _mm256_shuffle_epi8(b2h, high(input)),
+                        );
+                        // 0x80 where the byte must be the second or third
+                        // continuation of a three- or four-byte character.
+                        let must23 = _mm256_and_si256(
+                            _mm256_or_si256(
+                                _mm256_subs_epu8(
+                                    prev2,
+                                    _mm256_set1_epi8(0xE0u8.wrapping_sub(0x80) as i8),
+                                ),
+                                _mm256_subs_epu8(
+                                    prev3,
+                                    _mm256_set1_epi8(0xF0u8.wrapping_sub(0x80) as i8),
+                                ),
+                            ),
+                            high_bit,
+                        );
+                        error = _mm256_or_si256(error, _mm256_xor_si256(must23, special));
+                        prev_incomplete = _mm256_subs_epu8(input, incomplete);
+                    }
+                    prev_input = input;
+                }
+            };
+        }
+        let mut blocks = bytes.chunks_exact(32);
+        for chunk in &mut blocks {
+            block!(load(chunk.as_ptr()));
+        }
+        // The rest, padded with ASCII zeros: a character it cuts is then
+        // too short, and one the last whole block cut, followed by ASCII.
+        let rest = blocks.remainder();
+        let mut last = [0u8; 32];
+        if let Some(head) = last.get_mut(..rest.len()) {
+            head.copy_from_slice(rest);
+        }
+        block!(load(last.as_ptr()));
+        unsafe { _mm256_testz_si256(error, error) == 1 }
     }
 
     /// [`ascii_prefix`](super::ascii_prefix) of a long slice: AVX2 where

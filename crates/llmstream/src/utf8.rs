@@ -44,6 +44,12 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
         #[allow(unsafe_code)]
         return (unsafe { core::str::from_utf8_unchecked(bytes) }, End::Valid);
     }
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= WIDE {
+        if let Some(found) = wide_valid_prefix(bytes) {
+            return found;
+        }
+    }
     match automaton_state(bytes) {
         ACCEPT => {
             // SAFETY: the automaton accepts exactly the well-formed
@@ -94,6 +100,65 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
     }
 }
 
+/// Length from which a slice is validated with AVX2 (where the CPU has
+/// it) rather than by the automaton: 32 bytes a step, whatever the
+/// script, where the automaton takes a table load and a shift a byte
+/// outside blocks of ASCII.
+const WIDE: usize = 256;
+
+/// [`valid_prefix`] of a long slice with AVX2: `None` where the CPU lacks
+/// it, or where the slice is not valid UTF-8 up to a character its end
+/// cuts (the automaton then finds exactly where it stops).
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn wide_valid_prefix(bytes: &[u8]) -> Option<(&str, End)> {
+    if !crate::simd::wide::available() {
+        return None;
+    }
+    // Where a character the slice's end cuts starts: at one of its last
+    // three bytes, a lead byte with more continuation bytes to come than
+    // there are bytes after it.
+    let len = bytes.len();
+    let mut cut = len;
+    for at in (len.saturating_sub(3)..len).rev() {
+        let lead = *bytes.get(at)?;
+        if lead < 0x80 {
+            break;
+        }
+        if lead >= 0xC0 {
+            let needs = match lead {
+                0xF0.. => 4,
+                0xE0.. => 3,
+                _ => 2,
+            };
+            if len - at < needs {
+                cut = at;
+            }
+            break;
+        }
+    }
+    let (whole, tail) = bytes.split_at_checked(cut)?;
+    // SAFETY: AVX2 is available (checked above).
+    #[allow(unsafe_code)]
+    let valid = unsafe { crate::simd::wide::utf8_valid(whole) };
+    if !valid {
+        return None;
+    }
+    let end = match run(ACCEPT, tail) {
+        ACCEPT => End::Valid,
+        ERROR => return None,
+        _ => End::Cut,
+    };
+    // SAFETY: `utf8_valid` accepts exactly the well-formed UTF-8 of table
+    // 3-7 that ends between characters (the tests hold it against
+    // `core::str::from_utf8` on every sequence of up to three bytes, at
+    // every offset of a block, and on random text), and `whole` is a prefix
+    // of `bytes` ending where `tail` starts.
+    #[allow(unsafe_code)]
+    let text = unsafe { core::str::from_utf8_unchecked(whole) };
+    Some((text, end))
+}
+
 /// `bytes` as text if all of it is valid UTF-8, for long mostly-ASCII
 /// slices (an SSE data line): the ASCII blocks at the start are skipped
 /// with SIMD ([`crate::simd::ascii_prefix`]) and `core` validates the rest.
@@ -103,7 +168,10 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
 pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
     let ascii = crate::simd::ascii_prefix(bytes);
     let rest = bytes.get(ascii..).unwrap_or(&[]);
-    if !(rest.len() < 16 && rest.is_ascii()) {
+    if rest.len() >= WIDE {
+        // Text in another script (a JSON payload with CJK text, say).
+        all_valid(rest).then_some(())?;
+    } else if !(rest.len() < 16 && rest.is_ascii()) {
         core::str::from_utf8(rest).ok()?;
     }
     // SAFETY: `bytes[..ascii]` is ASCII (`ascii_prefix` is tested against
@@ -245,6 +313,14 @@ impl LineBuf {
         #[allow(unsafe_code)]
         Some(unsafe { core::str::from_utf8_unchecked(bytes) })
     }
+}
+
+/// Whether all of `bytes` is valid UTF-8, by [`valid_prefix`]. Out of
+/// line: [`to_str`] is inlined where each SSE event's data is read, and
+/// with `valid_prefix` inlined in it the common short line was slower.
+#[inline(never)]
+fn all_valid(bytes: &[u8]) -> bool {
+    valid_prefix(bytes).1 == End::Valid
 }
 
 // The automaton's states, as bit offsets into a row of `NEXT` (six bits a
@@ -395,6 +471,91 @@ mod tests {
                     assert_eq!(valid_prefix(&bytes), expected(&bytes), "{bytes:x?}");
                 }
             }
+        }
+    }
+
+    /// `filler` text up to exactly `len` bytes (ASCII after the last
+    /// whole character that fits), then `bytes`, then `tail`.
+    #[cfg(target_arch = "x86_64")]
+    fn placed(filler: &str, len: usize, bytes: &[u8], tail: &[u8]) -> Vec<u8> {
+        let mut out = filler.repeat(len).into_bytes();
+        out.truncate(len);
+        while core::str::from_utf8(&out).is_err() {
+            out.pop();
+        }
+        out.resize(len, b'a');
+        out.extend_from_slice(bytes);
+        out.extend_from_slice(tail);
+        out
+    }
+
+    /// The AVX2 check (where the CPU has it) against `core`: every pair of
+    /// bytes, and every sequence of four of table 3-7's edge bytes, placed
+    /// across a 128-bit lane's end and a 32-byte block's end, after ASCII
+    /// and after other text, with the slice ending right after them and
+    /// going on.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    #[allow(unsafe_code)]
+    fn the_wide_check_agrees_with_core() {
+        if !crate::simd::wide::available() {
+            return;
+        }
+        // SAFETY: AVX2 is available (checked above).
+        let wide = |bytes: &[u8]| unsafe { crate::simd::wide::utf8_valid(bytes) };
+        let core_ok = |bytes: &[u8]| core::str::from_utf8(bytes).is_ok();
+        for filler in ["a", "\u{e9}"] {
+            for at in [15, 31, 63] {
+                for a in 0..=255u8 {
+                    for b in 0..=255u8 {
+                        for tail in [&b""[..], b"z"] {
+                            let bytes = placed(filler, at, &[a, b], tail);
+                            assert_eq!(wide(&bytes), core_ok(&bytes), "{bytes:x?}");
+                        }
+                    }
+                }
+            }
+        }
+        let edges = [
+            0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+            0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF,
+        ];
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    for &d in &edges {
+                        for at in [13, 30] {
+                            let bytes = placed("\u{65e5}", at, &[a, b, c, d], b"");
+                            assert_eq!(wide(&bytes), core_ok(&bytes), "{bytes:x?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(500))]
+        /// Long slices (the AVX2 path where the CPU has it): mixes of
+        /// characters of every length and stray bytes, cut anywhere.
+        #[test]
+        fn long_random_text_agrees_with_core(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    8 => proptest::char::any().prop_map(|c| alloc::string::String::from(c).into_bytes()),
+                    8 => proptest::string::string_regex("[a-z ]{1,40}")
+                        .expect("a regex")
+                        .prop_map(alloc::string::String::into_bytes),
+                    1 => proptest::num::u8::ANY.prop_map(|b| alloc::vec![b]),
+                ],
+                0..120,
+            ),
+            cut in 200usize..2000,
+        ) {
+            let bytes: Vec<u8> = parts.concat();
+            let bytes = &bytes[..cut.min(bytes.len())];
+            proptest::prop_assert_eq!(valid_prefix(bytes), expected(bytes));
+            proptest::prop_assert_eq!(to_str(bytes), core::str::from_utf8(bytes).ok());
         }
     }
 
