@@ -254,9 +254,32 @@ pub(crate) mod wide {
     /// 1% more instructions with 256).
     pub(crate) const LONG: usize = 1024;
 
+    #[cfg(test)]
+    extern crate std;
+
+    #[cfg(test)]
+    std::thread_local! {
+        /// Set by [`without`]: this thread's callers see no AVX2.
+        static NARROW_ONLY: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    /// Runs `f` on this thread as if the CPU had no AVX2, so that the
+    /// tests hold the SSE2 paths too on a machine that has it.
+    #[cfg(test)]
+    pub(crate) fn without<T>(f: impl FnOnce() -> T) -> T {
+        NARROW_ONLY.with(|n| n.set(true));
+        let out = f();
+        NARROW_ONLY.with(|n| n.set(false));
+        out
+    }
+
     /// Whether the AVX2 loops can run here.
     #[inline]
     pub(crate) fn available() -> bool {
+        #[cfg(test)]
+        if NARROW_ONLY.with(core::cell::Cell::get) {
+            return false;
+        }
         if cfg!(target_feature = "avx2") {
             return true;
         }
@@ -697,6 +720,23 @@ pub(crate) mod wide {
     }
 }
 
+/// Runs `f` as if the CPU had no AVX2 (on other targets, as it is).
+#[cfg(test)]
+pub(crate) fn narrow<T>(f: impl FnOnce() -> T) -> T {
+    #[cfg(target_arch = "x86_64")]
+    return wide::without(f);
+    #[cfg(not(target_arch = "x86_64"))]
+    f()
+}
+
+/// Runs `f` as the CPU runs it, then (on x86-64) as if it had no AVX2:
+/// the tests hold both paths, whatever the machine they run on.
+#[cfg(test)]
+pub(crate) fn each_width(f: impl Fn()) {
+    f();
+    narrow(f);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -739,6 +779,10 @@ mod tests {
 
     #[test]
     fn ascii_prefix_matches_is_ascii() {
+        each_width(ascii_prefix_matches_is_ascii_here);
+    }
+
+    fn ascii_prefix_matches_is_ascii_here() {
         // From `wide::LONG` bytes, the AVX2 steps (where the CPU has them).
         for len in (0..200).chain([1023, 1024, 1025, 1100, 1151, 1152, 1153, 1300]) {
             let clean = vec![b'a'; len];
@@ -767,6 +811,8 @@ mod tests {
         extern crate std;
         assert_eq!(wide::available(), std::is_x86_feature_detected!("avx2"));
         // The answer is kept: asked again, the same.
+        assert_eq!(wide::available(), std::is_x86_feature_detected!("avx2"));
+        assert!(!wide::without(wide::available));
         assert_eq!(wide::available(), std::is_x86_feature_detected!("avx2"));
     }
 

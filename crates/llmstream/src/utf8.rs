@@ -556,6 +556,9 @@ mod tests {
             let bytes = &bytes[..cut.min(bytes.len())];
             proptest::prop_assert_eq!(valid_prefix(bytes), expected(bytes));
             proptest::prop_assert_eq!(to_str(bytes), core::str::from_utf8(bytes).ok());
+            // And without AVX2: the automaton and `core`.
+            let narrow = crate::simd::narrow(|| (valid_prefix(bytes), to_str(bytes)));
+            proptest::prop_assert_eq!(narrow, (expected(bytes), core::str::from_utf8(bytes).ok()));
         }
     }
 
@@ -695,16 +698,22 @@ mod tests {
             ),
             points in proptest::collection::vec(0usize..3000, 6),
         ) {
+            for narrow in [false, true] {
             let mut buf = LineBuf::default();
             let mut model: Vec<u8> = Vec::new();
-            for op in ops {
+            for op in ops.iter().cloned() {
                 match op {
                     LineOp::Extend(bytes) => {
                         buf.extend_from_slice(&bytes);
                         model.extend_from_slice(&bytes);
                     }
                     LineOp::ExtendLine(bytes) => {
-                        let n = buf.extend_line(&bytes);
+                        let n = if narrow {
+                            crate::simd::narrow(|| buf.extend_line(&bytes))
+                        } else {
+                            buf.extend_line(&bytes)
+                        };
+                        proptest::prop_assert!(!narrow || n == 0);
                         proptest::prop_assert_eq!(n % 32, 0);
                         proptest::prop_assert!(!bytes[..n].iter().any(|b| matches!(b, b'\n' | b'\r')));
                         model.extend_from_slice(&bytes[..n]);
@@ -730,6 +739,7 @@ mod tests {
                 }
                 let want = core::str::from_utf8(&model).ok();
                 proptest::prop_assert_eq!(buf.to_str(0, model.len()), want);
+            }
             }
         }
     }
