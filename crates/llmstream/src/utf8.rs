@@ -159,6 +159,22 @@ fn wide_valid_prefix(bytes: &[u8]) -> Option<(&str, End)> {
     Some((text, end))
 }
 
+/// Sixteen bytes as text, if they are all ASCII (one test of the sign
+/// bits of two words): for a buffer built on the stack whose bytes are
+/// then appended as a copy of known size.
+#[inline(always)]
+pub(crate) fn ascii16(block: &[u8; 16]) -> Option<&str> {
+    const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+    if u128::from_le_bytes(*block) & HIGH != 0 {
+        return None;
+    }
+    // SAFETY: every byte is below 0x80, and a sequence of such bytes is
+    // valid UTF-8 (each is a one-byte character: RFC 3629 section 3).
+    // `ascii16_agrees_with_is_ascii` checks every byte value in every lane.
+    #[allow(unsafe_code)]
+    Some(unsafe { core::str::from_utf8_unchecked(block) })
+}
+
 /// `bytes` as text if all of it is valid UTF-8, for long mostly-ASCII
 /// slices (an SSE data line): the ASCII blocks at the start are skipped
 /// with SIMD ([`crate::simd::ascii_prefix`]) and `core` validates the rest.
@@ -768,6 +784,24 @@ mod tests {
             assert_eq!(buf.ascii, (len - 1440, len));
         } else {
             assert_eq!((n, buf.ascii), (0, (0, 6)));
+        }
+    }
+
+    #[test]
+    fn ascii16_agrees_with_is_ascii() {
+        for lane in 0..16 {
+            for byte in 0..=255u8 {
+                let mut block = [b'a'; 16];
+                block[lane] = byte;
+                assert_eq!(
+                    ascii16(&block).is_some(),
+                    block.is_ascii(),
+                    "{byte:#x} in {lane}"
+                );
+                if let Some(text) = ascii16(&block) {
+                    assert_eq!(text.as_bytes(), &block);
+                }
+            }
         }
     }
 

@@ -458,10 +458,17 @@ pub(super) fn decode_piece<'i>(
     // Most pieces of a stream are plain text: taken whole, without setting
     // up the block walk; so is one that ends inside a character (one
     // piece in two or three of CJK text), whose start is then held.
-    if !cut && text.len() <= 16 && run_end_bits(text.as_bytes(), 0) == 0 {
-        target.push_str(text);
-        // `text` stops before an invalid byte, left to the general path.
-        return Some((start + text.len(), (start, text)));
+    if !cut && text.len() <= 16 {
+        let bits = run_end_bits(text.as_bytes(), 0);
+        if bits == 0 {
+            target.push_str(text);
+            // `text` stops before an invalid byte, left to the general path.
+            return Some((start + text.len(), (start, text)));
+        }
+        // A piece with escapes (a `\n` every 28 bytes of LLM text: one
+        // 16-byte piece in two).
+        let used = escaped_piece(target, text.as_bytes(), bits);
+        return Some((start + used, (start, text)));
     }
     if cut && plain_then_cut(target, utf8, input, start, text) {
         return Some((input.len(), (start, text)));
@@ -473,6 +480,84 @@ pub(super) fn decode_piece<'i>(
         end = input.len();
     }
     Some((end, (start, text)))
+}
+
+/// Appends the decoded text of `piece` (at most sixteen bytes of valid
+/// text inside a string; `bits` its [`run_end_bits`]), plain runs and the
+/// common two-byte escapes, and returns the bytes used: it stops where
+/// [`decode_plain`] does. The piece is put together in a buffer on the
+/// stack with copies of a fixed sixteen bytes (a run, then its escape's
+/// character over the copy's excess) and appended once: `decode_plain`'s
+/// appends of each run, whose sizes vary, were a `memcpy` call apiece.
+fn escaped_piece(target: &mut String, piece: &[u8], mut bits: u32) -> usize {
+    let len = piece.len();
+    // The piece, then room for a sixteen-byte copy from anywhere in it
+    // (a copy of known size when the piece is sixteen bytes, the usual).
+    let mut src = [0u8; 32];
+    match (piece.first_chunk::<16>(), src.first_chunk_mut::<16>()) {
+        (Some(whole), Some(head)) => *head = *whole,
+        _ => {
+            if let Some(head) = src.get_mut(..len) {
+                head.copy_from_slice(piece);
+            }
+        }
+    }
+    let mut out = [0u8; 32];
+    let (mut written, mut start) = (0, 0);
+    let end = loop {
+        if bits == 0 {
+            break len;
+        }
+        let at = bits.trailing_zeros() as usize;
+        // Only a backslash whose letter is in the piece; a `\u` escape,
+        // a quote or a control character ends the walk.
+        let escaped = match (piece.get(at), piece.get(at + 1)) {
+            (Some(b'\\'), Some(&letter)) => escaped_char(letter),
+            _ => None,
+        };
+        let Some(c) = escaped else {
+            break at;
+        };
+        // `start <= at < len <= 16`: both copies are in bounds.
+        if let (Some(from), Some(to)) = (
+            src.get(start..start + 16),
+            out.get_mut(written..written + 16),
+        ) {
+            to.copy_from_slice(from);
+        }
+        written += at - start;
+        if let Some(slot) = out.get_mut(written) {
+            // The two-byte escapes all stand for ASCII characters.
+            *slot = c as u8;
+        }
+        written += 1;
+        start = at + 2;
+        bits &= !0u32 << start;
+    };
+    if let (Some(from), Some(to)) = (
+        src.get(start..start + 16),
+        out.get_mut(written..written + 16),
+    ) {
+        to.copy_from_slice(from);
+    }
+    written += end.saturating_sub(start);
+    // Runs of valid text between ASCII bytes, and ASCII characters: valid
+    // text, checked again rather than vouched for with `unsafe`. When the
+    // first sixteen bytes of the buffer are ASCII (the decoded piece and
+    // what the copies left after it), they are appended whole and cut
+    // back: a copy of known size, not a `memcpy` call.
+    if let Some(block) = out.first_chunk::<16>().and_then(crate::utf8::ascii16) {
+        let keep = target.len() + written;
+        target.push_str(block);
+        target.truncate(keep);
+        return end;
+    }
+    let (text, whole) = crate::utf8::valid_prefix(out.get(..written).unwrap_or(&[]));
+    if whole != End::Valid {
+        return 0;
+    }
+    target.push_str(text);
+    end
 }
 
 /// A piece (from `start`) that is plain `text` and then the start of a
