@@ -159,18 +159,26 @@ fn wide_valid_prefix(bytes: &[u8]) -> Option<(&str, End)> {
     Some((text, end))
 }
 
-/// Sixteen bytes as text, if they are all ASCII (one test of the sign
-/// bits of two words): for a buffer built on the stack whose bytes are
-/// then appended as a copy of known size.
+/// A block of bytes as text, if they are all ASCII (a test of the sign
+/// bits of two words per sixteen bytes): for a buffer built on the stack
+/// whose bytes are then appended as a copy of known size.
 #[inline(always)]
-pub(crate) fn ascii16(block: &[u8; 16]) -> Option<&str> {
+pub(crate) fn ascii_block<const N: usize>(block: &[u8; N]) -> Option<&str> {
     const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
-    if u128::from_le_bytes(*block) & HIGH != 0 {
+    let mut blocks = block.chunks_exact(16);
+    let mut bits = 0u128;
+    for sixteen in &mut blocks {
+        if let Some(sixteen) = sixteen.first_chunk::<16>() {
+            bits |= u128::from_le_bytes(*sixteen);
+        }
+    }
+    if bits & HIGH != 0 || !blocks.remainder().is_ascii() {
         return None;
     }
     // SAFETY: every byte is below 0x80, and a sequence of such bytes is
     // valid UTF-8 (each is a one-byte character: RFC 3629 section 3).
-    // `ascii16_agrees_with_is_ascii` checks every byte value in every lane.
+    // `ascii_block_agrees_with_is_ascii` checks every byte value in every
+    // lane of blocks of several sizes.
     #[allow(unsafe_code)]
     Some(unsafe { core::str::from_utf8_unchecked(block) })
 }
@@ -787,22 +795,29 @@ mod tests {
         }
     }
 
-    #[test]
-    fn ascii16_agrees_with_is_ascii() {
-        for lane in 0..16 {
+    fn ascii_block_of<const N: usize>() {
+        for lane in 0..N {
             for byte in 0..=255u8 {
-                let mut block = [b'a'; 16];
+                let mut block = [b'a'; N];
                 block[lane] = byte;
+                let found = ascii_block(&block);
                 assert_eq!(
-                    ascii16(&block).is_some(),
+                    found.is_some(),
                     block.is_ascii(),
-                    "{byte:#x} in {lane}"
+                    "{byte:#x} in {lane} of {N}"
                 );
-                if let Some(text) = ascii16(&block) {
+                if let Some(text) = found {
                     assert_eq!(text.as_bytes(), &block);
                 }
             }
         }
+    }
+
+    #[test]
+    fn ascii_block_agrees_with_is_ascii() {
+        ascii_block_of::<16>();
+        ascii_block_of::<64>();
+        ascii_block_of::<20>();
     }
 
     #[test]

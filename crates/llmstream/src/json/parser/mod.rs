@@ -1016,12 +1016,15 @@ mod tests {
             if round % 2 == 0 {
                 doc.extend_from_slice(b"\"}");
             }
-            let step = 1 + rng.below(20) as usize;
+            // Pieces of up to 16 bytes, and (one round in three) of up
+            // to 70: both sizes of `escaped_piece`.
+            let longest = if round % 3 == 0 { 70 } else { 20 };
+            let step = 1 + rng.below(longest) as usize;
             let even: Vec<usize> = (1..doc.len()).step_by(step).collect();
             let mut random = vec![];
             let mut at = 0;
             while at < doc.len() {
-                at += 1 + rng.below(24) as usize;
+                at += 1 + rng.below(longest + 4) as usize;
                 random.push(at);
             }
             for limits in [

@@ -472,7 +472,22 @@ pub(super) fn decode_piece<'i>(
         }
         // A piece with escapes (a `\n` every 28 bytes of LLM text: one
         // 16-byte piece in two).
-        let used = escaped_piece(target, text.as_bytes(), bits);
+        let used = escaped_piece::<16, 32>(target, text.as_bytes(), u64::from(bits));
+        return Some((start + used, (start, text)));
+    }
+    if !cut && text.len() <= 64 {
+        // The same for pieces of up to 64 bytes (larger deltas), with
+        // four blocks' bits.
+        let bytes = text.as_bytes();
+        let bits = (0..4).fold(0u64, |all, k| {
+            all | u64::from(run_end_bits(bytes, 16 * k)) << (16 * k)
+        });
+        let used = if bits == 0 {
+            target.push_str(text);
+            text.len()
+        } else {
+            escaped_piece::<64, 80>(target, bytes, bits)
+        };
         return Some((start + used, (start, text)));
     }
     if cut && plain_then_cut(target, utf8, input, start, text) {
@@ -487,19 +502,25 @@ pub(super) fn decode_piece<'i>(
     Some((end, (start, text)))
 }
 
-/// Appends the decoded text of `piece` (at most sixteen bytes of valid
-/// text inside a string; `bits` its [`run_end_bits`]), plain runs and the
-/// common two-byte escapes, and returns the bytes used: it stops where
-/// [`decode_plain`] does. The piece is put together in a buffer on the
-/// stack with copies of a fixed sixteen bytes (a run, then its escape's
-/// character over the copy's excess) and appended once: `decode_plain`'s
-/// appends of each run, whose sizes vary, were a `memcpy` call apiece.
-fn escaped_piece(target: &mut String, piece: &[u8], mut bits: u32) -> usize {
+/// Appends the decoded text of `piece` (at most `MAX` bytes of valid
+/// text inside a string; `bits` its [`run_end_bits`], one a byte), plain
+/// runs and the common two-byte escapes, and returns the bytes used: it
+/// stops where [`decode_plain`] does. The piece is put together in a
+/// buffer on the stack with copies of a fixed sixteen bytes (a run, then
+/// its escape's character over the copy's excess) and appended once:
+/// `decode_plain`'s appends of each run, whose sizes vary, were a
+/// `memcpy` call apiece. `CAP` is `MAX + 16`, room for a copy from
+/// anywhere in the piece.
+fn escaped_piece<const MAX: usize, const CAP: usize>(
+    target: &mut String,
+    piece: &[u8],
+    mut bits: u64,
+) -> usize {
     let len = piece.len();
     // The piece, then room for a sixteen-byte copy from anywhere in it
-    // (a copy of known size when the piece is sixteen bytes, the usual).
-    let mut src = [0u8; 32];
-    match (piece.first_chunk::<16>(), src.first_chunk_mut::<16>()) {
+    // (a copy of known size when the piece is `MAX` bytes, the usual).
+    let mut src = [0u8; CAP];
+    match (piece.first_chunk::<MAX>(), src.first_chunk_mut::<MAX>()) {
         (Some(whole), Some(head)) => *head = *whole,
         _ => {
             if let Some(head) = src.get_mut(..len) {
@@ -507,8 +528,32 @@ fn escaped_piece(target: &mut String, piece: &[u8], mut bits: u32) -> usize {
             }
         }
     }
-    let mut out = [0u8; 32];
+    let mut out = [0u8; CAP];
     let (mut written, mut start) = (0, 0);
+    // Copies `src[start..to]` to `out[written..]`, sixteen bytes at a
+    // time: `start <= to <= len <= MAX`, so every copy is in bounds.
+    let copy_run = |out: &mut [u8; CAP], written: usize, start: usize, to: usize| {
+        if MAX <= 16 {
+            // One copy covers any run of a sixteen-byte piece.
+            if let (Some(from), Some(into)) = (
+                src.get(start..start + 16),
+                out.get_mut(written..written + 16),
+            ) {
+                into.copy_from_slice(from);
+            }
+            return;
+        }
+        let mut k = 0;
+        while k < to - start {
+            if let (Some(from), Some(into)) = (
+                src.get(start + k..start + k + 16),
+                out.get_mut(written + k..written + k + 16),
+            ) {
+                into.copy_from_slice(from);
+            }
+            k += 16;
+        }
+    };
     let end = loop {
         if bits == 0 {
             break len;
@@ -523,13 +568,7 @@ fn escaped_piece(target: &mut String, piece: &[u8], mut bits: u32) -> usize {
         let Some(c) = escaped else {
             break at;
         };
-        // `start <= at < len <= 16`: both copies are in bounds.
-        if let (Some(from), Some(to)) = (
-            src.get(start..start + 16),
-            out.get_mut(written..written + 16),
-        ) {
-            to.copy_from_slice(from);
-        }
+        copy_run(&mut out, written, start, at);
         written += at - start;
         if let Some(slot) = out.get_mut(written) {
             // The two-byte escapes all stand for ASCII characters.
@@ -537,21 +576,21 @@ fn escaped_piece(target: &mut String, piece: &[u8], mut bits: u32) -> usize {
         }
         written += 1;
         start = at + 2;
-        bits &= !0u32 << start;
+        // `start <= MAX`: a shift of 64 only in a 64-byte piece.
+        bits &= if MAX < 64 {
+            !0u64 << start
+        } else {
+            (!0u64).checked_shl(start as u32).unwrap_or(0)
+        };
     };
-    if let (Some(from), Some(to)) = (
-        src.get(start..start + 16),
-        out.get_mut(written..written + 16),
-    ) {
-        to.copy_from_slice(from);
-    }
+    copy_run(&mut out, written, start, end.max(start));
     written += end.saturating_sub(start);
     // Runs of valid text between ASCII bytes, and ASCII characters: valid
     // text, checked again rather than vouched for with `unsafe`. When the
-    // first sixteen bytes of the buffer are ASCII (the decoded piece and
+    // first `MAX` bytes of the buffer are ASCII (the decoded piece and
     // what the copies left after it), they are appended whole and cut
     // back: a copy of known size, not a `memcpy` call.
-    if let Some(block) = out.first_chunk::<16>().and_then(crate::utf8::ascii16) {
+    if let Some(block) = out.first_chunk::<MAX>().and_then(crate::utf8::ascii_block) {
         let keep = target.len() + written;
         target.push_str(block);
         target.truncate(keep);
