@@ -233,13 +233,14 @@ fn portable_ascii_prefix(bytes: &[u8]) -> usize {
         * 16
 }
 
-/// AVX2 (32 bytes a compare), for the long runs of bytes where a scan's
-/// speed is its memory's: the SSE decoder's search for the end of a long
-/// line and its ASCII check of a long data line. Not part of the x86-64
-/// baseline, so it is found at run time, once, with CPUID (`core` has no
-/// `is_x86_feature_detected!`: that is `std`'s), unless the build already
-/// enables it. Only a scan that has gone past its first 64 bytes asks,
-/// so short lines pay nothing for the choice.
+/// AVX2 (32 bytes a compare), for long runs of bytes: the SSE decoder's
+/// search for the end of a long line, its one-pass copy of one, and its
+/// ASCII check of a long data line, and the UTF-8 check of long slices.
+/// Not part of the x86-64 baseline, so it is found at run time, once,
+/// with CPUID (`core` has no `is_x86_feature_detected!`: that is `std`'s),
+/// unless the build already enables it. Only a line past 512 bytes, or a
+/// slice of 256 bytes or more (1 KiB for the ASCII check), asks: the
+/// short inputs of a stream pay nothing for the choice.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod wide {
     use core::sync::atomic::{AtomicU8, Ordering};
