@@ -164,17 +164,6 @@ fn portable_line_ends(block: &[u8; 16]) -> u32 {
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code, unused_unsafe)]
 pub(crate) fn ascii_prefix(bytes: &[u8]) -> usize {
-    if bytes.len() >= wide::LONG {
-        return wide::long_ascii_prefix(bytes);
-    }
-    sse2_ascii_prefix(bytes)
-}
-
-/// [`ascii_prefix`] in SSE2 only.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-#[allow(unsafe_code, unused_unsafe)]
-fn sse2_ascii_prefix(bytes: &[u8]) -> usize {
     use core::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128};
     let sign_bits = |block: &[u8; 16]| {
         // SAFETY: as in `run_ends`: SSE2 is part of the x86-64 baseline,
@@ -234,13 +223,13 @@ fn portable_ascii_prefix(bytes: &[u8]) -> usize {
 }
 
 /// AVX2 (32 bytes a compare), for long runs of bytes: the SSE decoder's
-/// search for the end of a long line, its one-pass copy of one, and its
-/// ASCII check of a long data line, and the UTF-8 check of long slices.
+/// search for the end of a long line, its one-pass copy of one, and the
+/// UTF-8 check of long slices.
 /// Not part of the x86-64 baseline, so it is found at run time, once,
 /// with CPUID (`core` has no `is_x86_feature_detected!`: that is `std`'s),
 /// unless the build already enables it. Only a line past 512 bytes, or a
-/// slice of 256 bytes or more (1 KiB for the ASCII check), asks: the
-/// short inputs of a stream pay nothing for the choice.
+/// slice of 256 bytes or more, asks: the short inputs of a stream pay
+/// nothing for the choice.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod wide {
     use core::sync::atomic::{AtomicU8, Ordering};
@@ -248,12 +237,6 @@ pub(crate) mod wide {
     /// Bytes a step of the AVX2 loops: four 32-byte blocks, whose
     /// results are combined before one test.
     pub(crate) const STEP: usize = 128;
-
-    /// The length from which [`ascii_prefix`](super::ascii_prefix) goes
-    /// wide: below it the call out of line and the setup cost more than
-    /// the SSE2 loop (an OpenAI stream's data lines of 300–400 bytes took
-    /// 1% more instructions with 256).
-    pub(crate) const LONG: usize = 1024;
 
     #[cfg(test)]
     extern crate std;
@@ -674,51 +657,6 @@ pub(crate) mod wide {
         block!(load(last.as_ptr()));
         unsafe { _mm256_testz_si256(error, error) == 1 }
     }
-
-    /// [`ascii_prefix`](super::ascii_prefix) of a long slice: AVX2 where
-    /// it is available, then SSE2 for what is left. Out of line, so that
-    /// a short slice's check stays small where it is inlined.
-    #[inline(never)]
-    #[allow(unsafe_code)]
-    pub(crate) fn long_ascii_prefix(bytes: &[u8]) -> usize {
-        if !available() {
-            return super::sse2_ascii_prefix(bytes);
-        }
-        // SAFETY: AVX2 is available (checked just above).
-        let done = unsafe { ascii_prefix(bytes) };
-        // The SSE2 loop goes on from there: to the end, or to the block
-        // that holds the byte of 0x80 or more the wide step stopped at.
-        done + super::sse2_ascii_prefix(bytes.get(done..).unwrap_or_default())
-    }
-
-    /// How many of `bytes`' whole steps of [`STEP`] bytes, from the start,
-    /// are ASCII (a multiple of [`STEP`]; the caller checks the rest).
-    ///
-    /// # Safety
-    /// AVX2 must be [`available`].
-    #[target_feature(enable = "avx2")]
-    #[allow(unsafe_code, unused_unsafe)]
-    pub(crate) unsafe fn ascii_prefix(bytes: &[u8]) -> usize {
-        use core::arch::x86_64::{_mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256};
-        let mut done = 0;
-        for quad in bytes.chunks_exact(STEP) {
-            // SAFETY: AVX2 is available (the caller's promise), and each
-            // load reads 32 bytes at an offset of 0, 32, 64 or 96 into
-            // `quad`, which is exactly 128 bytes long.
-            let any_high = unsafe {
-                let load = |at: usize| _mm256_loadu_si256(quad.as_ptr().add(at).cast());
-                _mm256_movemask_epi8(_mm256_or_si256(
-                    _mm256_or_si256(load(0), load(32)),
-                    _mm256_or_si256(load(64), load(96)),
-                ))
-            };
-            if any_high != 0 {
-                break;
-            }
-            done += STEP;
-        }
-        done
-    }
 }
 
 /// Runs `f` as if the CPU had no AVX2 (on other targets, as it is).
@@ -780,12 +718,7 @@ mod tests {
 
     #[test]
     fn ascii_prefix_matches_is_ascii() {
-        each_width(ascii_prefix_matches_is_ascii_here);
-    }
-
-    fn ascii_prefix_matches_is_ascii_here() {
-        // From `wide::LONG` bytes, the AVX2 steps (where the CPU has them).
-        for len in (0..200).chain([1023, 1024, 1025, 1100, 1151, 1152, 1153, 1300]) {
+        for len in 0..200 {
             let clean = vec![b'a'; len];
             assert_eq!(ascii_prefix(&clean), len / 16 * 16);
             assert_eq!(ascii_prefix(&clean), portable_ascii_prefix(&clean));
