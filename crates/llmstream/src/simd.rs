@@ -224,9 +224,8 @@ fn portable_ascii_prefix(bytes: &[u8]) -> usize {
 
 /// AVX2 (32 bytes a compare), for long runs of bytes: the SSE decoder's
 /// search for the end of a long line, its one-pass copy of one, and the
-/// UTF-8 check of long slices.
-/// Not part of the x86-64 baseline, so it is found at run time, once,
-/// with CPUID (`core` has no `is_x86_feature_detected!`: that is `std`'s),
+/// UTF-8 check of long slices. Not part of the x86-64 baseline, so it is
+/// found at run time, once, with CPUID (`core` has no `is_x86_feature_detected!`: that is `std`'s),
 /// unless the build already enables it. Only a line past 512 bytes, or a
 /// slice of 256 bytes or more, asks: the short inputs of a stream pay
 /// nothing for the choice.
@@ -381,8 +380,9 @@ pub(crate) mod wide {
     /// Appends to `buf` the whole 32-byte blocks from the start of `src`
     /// that hold no CR or LF (four blocks a step while it can), checking
     /// as it goes whether they are ASCII: the bytes appended (a multiple
-    /// of 32) and whether they all were. One pass, each byte loaded once, where a search, a
-    /// copy and a validation would read a long line three times.
+    /// of 32) and whether they all were. One pass, each byte loaded once,
+    /// where a search, a copy and a validation would read a long line
+    /// three times.
     ///
     /// # Safety
     /// AVX2 must be [`available`].

@@ -185,7 +185,8 @@ pub(crate) fn ascii_block<const N: usize>(block: &[u8; N]) -> Option<&str> {
 
 /// `bytes` as text if all of it is valid UTF-8, for long mostly-ASCII
 /// slices (an SSE data line): the ASCII blocks at the start are skipped
-/// with SIMD ([`crate::simd::ascii_prefix`]) and `core` validates the rest.
+/// with SIMD ([`crate::simd::ascii_prefix`]) and `core` validates the rest
+/// (or, from 256 bytes, [`valid_prefix`] and its AVX2 check).
 /// The automaton of [`valid_prefix`] took more instructions than `core` on
 /// long ASCII lines.
 #[inline]
@@ -194,7 +195,9 @@ pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
     let rest = bytes.get(ascii..).unwrap_or(&[]);
     if rest.len() >= WIDE {
         // Text in another script (a JSON payload with CJK text, say).
-        all_valid(rest).then_some(())?;
+        if !all_valid(rest) {
+            return None;
+        }
     } else if !(rest.len() < 16 && rest.is_ascii()) {
         core::str::from_utf8(rest).ok()?;
     }
