@@ -7,8 +7,9 @@
 //! and reloaded it as two 64-bit halves, and every step after that
 //! (counting trailing zeros, clearing the bits behind an escape) worked on
 //! a 128-bit value in two registers. SSE2 (part of every x86-64 CPU) gives
-//! the result as one bit a byte in one register instead. BENCHMARKS.md has
-//! the counts before and after. Other targets use the portable version.
+//! the result as one bit a byte in one register instead.
+//! docs/benchmarks-history.md has the counts before and after. Other
+//! targets use the portable version.
 //!
 //! A long SSE line (a base64 image in one `data` field) is searched,
 //! copied and checked for ASCII 32 bytes at a time with AVX2 ([`wide`]),

@@ -12,8 +12,8 @@
 //! slice is checked for ASCII with a few word reads; anything else runs
 //! through a branch-free automaton, a table load and a shift a byte, which
 //! skips sixteen bytes of ASCII at a time. Only a slice that is not valid
-//! UTF-8 goes to `core`, for the exact place of the error. BENCHMARKS.md
-//! has the counts before and after.
+//! UTF-8 goes to `core`, for the exact place of the error.
+//! docs/benchmarks-history.md has the counts before and after.
 
 use alloc::vec::Vec;
 

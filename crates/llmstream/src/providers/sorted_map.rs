@@ -5,9 +5,9 @@
 //! (312 bytes) as the value, 3.6 KB for one call, and 2.9 KB for one
 //! [`Choice`](super::Choice). A gateway holds one message per open stream:
 //! those nodes were most of what an OpenAI pipeline half-way through a tool
-//! call held beyond its text (BENCHMARKS.md). Here the first entry takes
-//! its own size and the room doubles from there; a lookup is a binary
-//! search over entries that sit side by side.
+//! call held beyond its text (docs/benchmarks-history.md). Here the first
+//! entry takes its own size and the room doubles from there; a lookup is a
+//! binary search over entries that sit side by side.
 //!
 //! [`ArgumentStream`]: super::ArgumentStream
 

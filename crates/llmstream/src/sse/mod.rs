@@ -32,7 +32,7 @@
 //! piece cuts is kept in the decoder's buffer. Both give the same items,
 //! however the stream is cut; `decode` pays off most when the pieces are
 //! large (64 KiB reads of many small events: a quarter less time than
-//! `feed`, BENCHMARKS.md).
+//! `feed`, docs/benchmarks-history.md).
 //!
 //! The rules, all of them (<https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation>):
 //!

@@ -5,8 +5,8 @@
 //! child of it. Found by walking the last children down from the root, that
 //! is a pointer chase per level for every number, string piece and bracket:
 //! at the depth of a GeoJSON coordinate (seven levels) a quarter of what
-//! streaming costs over a whole parse (BENCHMARKS.md). Here the open
-//! containers' addresses are kept, so each is reached in one step.
+//! streaming costs over a whole parse (docs/benchmarks-history.md). Here
+//! the open containers' addresses are kept, so each is reached in one step.
 //!
 //! The one module of the parser with `unsafe` code. It is sound by
 //! construction: the value is private to this module, no method hands out

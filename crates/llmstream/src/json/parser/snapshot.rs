@@ -27,7 +27,8 @@ const OPEN_STRING_ROOM: usize = 32;
 /// 10,000 streams half-way through 16 KiB tool arguments hold 3.8 KB a
 /// stream more than with no spare (21.9 KB against 18.1 KB), for 5% fewer
 /// instructions on a streamed text-heavy document; 1 KiB would keep the
-/// memory and lose the gain, 8 KiB gains nothing more (BENCHMARKS.md).
+/// memory and lose the gain, 8 KiB gains nothing more
+/// (docs/benchmarks-history.md).
 pub(super) const SPARE_ROOM_LIMIT: usize = 4 * 1024;
 
 impl Parser {
@@ -48,7 +49,7 @@ impl Parser {
     /// has grown to the longest of them, and a first string starts with
     /// room for 32 bytes (it did not end in its piece, so it will grow).
     /// Growth and the shrink at the close were 8% of a streamed text-heavy
-    /// document's instructions (BENCHMARKS.md).
+    /// document's instructions (docs/benchmarks-history.md).
     pub(super) fn open_string(&mut self) {
         if self.opts.keep == Keep::Live {
             let mut room = core::mem::take(&mut self.text);
