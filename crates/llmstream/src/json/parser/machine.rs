@@ -6,7 +6,6 @@ use super::{Container, Escape, Num, Parser, Raw, State, Step, Word};
 use crate::json::error::{Error, ErrorKind, Expected};
 use crate::json::path::Segment;
 use crate::json::scan::is_whitespace;
-use alloc::string::String;
 
 impl Parser {
     /// How many segments name the value being parsed now: before an
@@ -412,19 +411,36 @@ impl Parser {
 
     pub(super) fn set_segment_index(&mut self, depth: usize, index: usize) {
         match self.segments.get_mut(depth) {
-            Some(segment) => *segment = Segment::Index(index),
+            Some(Segment::Index(i)) => *i = index,
+            Some(segment) => {
+                if let Segment::Key(buf) = core::mem::replace(segment, Segment::Index(index)) {
+                    if buf.capacity() > 0 {
+                        self.extras_mut().spare_keys.push(buf);
+                    }
+                }
+            }
             None => self.segments.push(Segment::Index(index)),
         }
     }
 
     /// A key starts: it is decoded straight into its path segment (whose
-    /// buffer is reused from key to key at this depth).
+    /// buffer is reused from key to key at this depth, and kept aside
+    /// while the depth holds an index).
     pub(super) fn open_key(&mut self) {
         let depth = self.frames.len().wrapping_sub(1);
+        if let Some(Segment::Key(buf)) = self.segments.get_mut(depth) {
+            buf.clear();
+            return;
+        }
+        let mut buf = self
+            .extras
+            .as_deref_mut()
+            .and_then(|extras| extras.spare_keys.pop())
+            .unwrap_or_default();
+        buf.clear();
         match self.segments.get_mut(depth) {
-            Some(Segment::Key(buf)) => buf.clear(),
-            Some(segment) => *segment = Segment::Key(String::new()),
-            None => self.segments.push(Segment::Key(String::new())),
+            Some(segment) => *segment = Segment::Key(buf),
+            None => self.segments.push(Segment::Key(buf)),
         }
     }
 
