@@ -28,19 +28,21 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
-    /// Reads the whole input (file or stdin).
-    pub fn read(&self) -> Result<Vec<u8>, String> {
+    /// Reads the whole input (file or stdin). A file that cannot be read
+    /// is bad usage (exit 2, as in [`stream`](Self::stream)), whichever
+    /// subcommand names it; standard input failing is bad input.
+    pub fn read(&self) -> Result<Vec<u8>, crate::Failure> {
         let mut buf = Vec::new();
         match &self.file {
             Some(path) if path.as_os_str() != "-" => {
-                buf = std::fs::read(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                buf = std::fs::read(path).map_err(|e| {
+                    crate::Failure::Usage(format!("cannot read {}: {e}", path.display()))
+                })?;
             }
             _ => {
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut buf)
-                    .map_err(|e| format!("cannot read standard input: {e}"))?;
+                std::io::stdin().lock().read_to_end(&mut buf).map_err(|e| {
+                    crate::Failure::Input(format!("cannot read standard input: {e}"))
+                })?;
             }
         }
         Ok(buf)

@@ -59,7 +59,7 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     if args.live {
         return live(args);
     }
-    let data = args.input.read().map_err(Failure::Usage)?;
+    let data = args.input.read()?;
     let mut pipeline = pipeline_for(args.provider);
     let mut out = Lines::new();
     let drain = |pipeline: &mut Pipeline, out: &mut Lines| {

@@ -19,7 +19,7 @@ pub struct ActionsArgs {
 }
 
 pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
-    let data = args.input.read().map_err(Failure::Usage)?;
+    let data = args.input.read()?;
     let mut stream = ActionStream::new();
     let mut out = Lines::new();
     let progress = args.input.progress(data.len());

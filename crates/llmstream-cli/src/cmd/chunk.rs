@@ -26,7 +26,7 @@ pub struct ChunkArgs {
 }
 
 pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
-    let bytes = args.input.read().map_err(Failure::Input)?;
+    let bytes = args.input.read()?;
     let mut out = Lines::new();
     let mut chunker = SnapshotChunker::new();
     let mut text = String::new();

@@ -48,7 +48,7 @@ pub struct RepairArgs {
 }
 
 pub fn run(args: &JsonArgs) -> Result<(), Failure> {
-    let data = args.input.read().map_err(Failure::Usage)?;
+    let data = args.input.read()?;
     let options = Options::new().trailing_commas(args.lenient);
     let mut parser = Parser::with_options(options);
     let mut out = Lines::new();
@@ -99,7 +99,7 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
 }
 
 pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
-    let data = args.input.read().map_err(Failure::Usage)?;
+    let data = args.input.read()?;
     let mut parser = Parser::with_options(Options::new().trailing_commas(true));
     let progress = args.input.progress(data.len());
     for piece in args.input.pieces(&data) {

@@ -26,7 +26,7 @@ pub struct SseArgs {
 }
 
 pub fn run(args: &SseArgs) -> Result<(), Failure> {
-    let bytes = args.input.read().map_err(Failure::Input)?;
+    let bytes = args.input.read()?;
     let mut out = Lines::new();
     let mut decoder = Decoder::new();
     for piece in args.input.pieces(&bytes) {

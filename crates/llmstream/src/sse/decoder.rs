@@ -89,6 +89,13 @@ pub struct Decoder {
     event_type: String,
     /// The last event ID buffer of the standard; persists across events.
     last_event_id: String,
+    /// The event source's last event ID string: the buffer as it stood at
+    /// the last blank line. Kept apart because an `id` read in a block
+    /// that is never dispatched (the stream ends first) must not reach
+    /// the `Last-Event-ID` of a reconnection: the client never saw it.
+    committed_id: String,
+    /// An `id` field was read since the last blank line.
+    id_pending: bool,
     /// A comment that was not valid UTF-8, decoded.
     scratch: String,
     /// An event was handed out: empty its buffers before going on.
@@ -151,15 +158,21 @@ impl Decoder {
     }
 
     /// The last event ID: what a reconnecting client sends as
-    /// `Last-Event-ID`.
+    /// `Last-Event-ID`. It changes at a blank line (the standard's
+    /// dispatch, even one with no data), not at the `id` field itself: an
+    /// `id` in a block the stream cut short belongs to an event that never
+    /// arrived.
     pub fn last_event_id(&self) -> &str {
-        &self.last_event_id
+        &self.committed_id
     }
 
     /// Sets the last event ID, as when resuming a stream after reconnecting.
     pub fn set_last_event_id(&mut self, id: &str) {
         self.last_event_id.clear();
         self.last_event_id.push_str(id);
+        self.committed_id.clear();
+        self.committed_id.push_str(id);
+        self.id_pending = false;
     }
 
     /// Bytes of the stream interpreted so far (a BOM and line endings
@@ -324,9 +337,14 @@ impl Decoder {
             data: core::mem::take(&mut self.data),
             event_type: core::mem::take(&mut self.event_type),
             last_event_id: core::mem::take(&mut self.last_event_id),
+            committed_id: core::mem::take(&mut self.committed_id),
             scratch: core::mem::take(&mut self.scratch),
             ..Decoder::default()
         };
+        // An `id` read after the last blank line went with the discarded
+        // event.
+        self.last_event_id.clear();
+        self.last_event_id.push_str(&self.committed_id);
         self.buf.clear();
         self.data.clear();
         self.event_type.clear();
@@ -474,7 +492,13 @@ impl Decoder {
         let src = if IN_PLACE { Src::Input } else { Src::Buf };
         let line = source(&self.buf, input, src, start, end);
         let Some((&first, _)) = line.split_first() else {
-            // A blank line dispatches the event, if it has data.
+            // A blank line dispatches the event, if it has data; the last
+            // event ID is set either way (dispatch step 1).
+            if self.id_pending {
+                self.id_pending = false;
+                self.committed_id.clear();
+                self.committed_id.push_str(&self.last_event_id);
+            }
             if self.data_bytes == 0 {
                 self.event_type.clear();
                 return None;
@@ -525,6 +549,7 @@ impl Decoder {
                 if !value.contains(&0) {
                     self.last_event_id.clear();
                     push_lossy(&mut self.last_event_id, value);
+                    self.id_pending = true;
                 }
                 None
             }

@@ -400,6 +400,35 @@ fn finish_starts_a_new_stream_keeping_the_last_event_id() {
     assert_eq!(item, Some(Ok(ev("message", "b", "9"))));
 }
 
+#[test]
+fn an_id_in_an_event_the_stream_cut_short_is_not_the_last_event_id() {
+    let mut decoder = Decoder::new();
+    decoder.feed(b"id: 1\ndata: a\n\nid: 2\ndata: b\n");
+    while decoder.next().is_some() {}
+    assert_eq!(decoder.last_event_id(), "1", "event 2 was never dispatched");
+    assert_eq!(decoder.finish(), Ok(()));
+    assert_eq!(decoder.last_event_id(), "1");
+    decoder.feed(b"data: c\n\n");
+    let item = decoder.next().map(|r| r.map(|i| i.to_item()));
+    assert_eq!(item, Some(Ok(ev("message", "c", "1"))));
+}
+
+#[test]
+fn a_blank_line_sets_the_last_event_id_even_with_no_data() {
+    let mut decoder = Decoder::new();
+    decoder.feed(b"id: 7\n\nid: 8\n");
+    assert!(decoder.next().is_none(), "no data, no event");
+    assert_eq!(decoder.last_event_id(), "7");
+    decoder.feed(b"\n");
+    assert!(decoder.next().is_none());
+    assert_eq!(decoder.last_event_id(), "8");
+    decoder.set_last_event_id("x");
+    decoder.feed(b"data: d\n\n");
+    let item = decoder.next().map(|r| r.map(|i| i.to_item()));
+    assert_eq!(item, Some(Ok(ev("message", "d", "x"))));
+    assert_eq!(decoder.last_event_id(), "x");
+}
+
 // --- Limits -------------------------------------------------------------
 
 #[test]

@@ -1,0 +1,23 @@
+//! What every subcommand does alike, per DESIGN.md's CLI contract.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+/// A FILE argument that cannot be read is bad usage, exit 2, whichever
+/// subcommand is given it (two of them once said 1, the others 2).
+#[test]
+fn every_subcommand_exits_2_on_a_file_it_cannot_read() {
+    let missing = std::env::temp_dir().join(format!(
+        "llmstream-cli-common-{}-missing",
+        std::process::id()
+    ));
+    for subcommand in ["json", "repair", "sse", "accumulate", "chunk", "actions"] {
+        Command::cargo_bin("llmstream")
+            .expect("the binary is built")
+            .arg(subcommand)
+            .arg(&missing)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with("error: cannot read"));
+    }
+}
