@@ -148,6 +148,49 @@ fn a_cut_document_is_an_error_unless_partial() {
         .code(1);
 }
 
+/// The contract defines `repair` as `json --partial --lenient`: the two
+/// print the same value, a number cut at the end included (the snapshot
+/// leaves it out only while it may still grow).
+#[test]
+fn partial_lenient_json_prints_what_repair_prints() {
+    for cut in [
+        "[1, 12",
+        r#"{"a": 1."#,
+        r#"{"a": 1e"#,
+        r#"{"a":{"b":[1,2"#,
+        "[1.5e+",
+        "1.",
+        "[-",
+        r#"{"a":[{"b":"c\"#,
+        r#"{"a":1,"bb"#,
+        "[1,2,",
+    ] {
+        let repaired = llmstream()
+            .arg("repair")
+            .write_stdin(cut)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        for chunking in [&[][..], &["--chunk-size", "1"]] {
+            llmstream()
+                .args(["json", "--partial", "--lenient"])
+                .args(chunking)
+                .write_stdin(cut)
+                .assert()
+                .success()
+                .stdout(String::from_utf8(repaired.clone()).unwrap());
+        }
+    }
+    llmstream()
+        .args(["json", "--partial"])
+        .write_stdin("[1, 12")
+        .assert()
+        .success()
+        .stdout("[1,12]\n");
+}
+
 #[test]
 fn lenient_accepts_trailing_commas_only_when_asked() {
     llmstream().arg("json").write_stdin("[1,]").assert().code(1);

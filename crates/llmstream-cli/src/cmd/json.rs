@@ -79,9 +79,9 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
         }
     }
     drop(feed);
-    match ended {
-        Ok(()) => {}
-        Err(e) if args.partial && e.is_incomplete() => {}
+    let cut_short = match ended {
+        Ok(()) => false,
+        Err(e) if args.partial && e.is_incomplete() => true,
         Err(e) if e.is_incomplete() => {
             return Err(Failure::Input(format!(
                 "{}; pass --partial to print what arrived",
@@ -89,9 +89,16 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
             )))
         }
         Err(e) => return Err(failure(&e, &data)),
-    }
+    };
     if args.emit == Emit::Final {
-        if let Some(value) = parser.snapshot() {
+        // Cut short, a number at the end can no longer grow: it is kept as
+        // its longest valid prefix, as `repair` (`json --partial --lenient`
+        // in the contract) keeps it.
+        let value = match cut_short {
+            true => parser.partial_value(),
+            false => parser.into_value(),
+        };
+        if let Some(value) = value {
             out.line(&value.to_json());
         }
     }
