@@ -569,22 +569,29 @@ fn bom_rejected() {
 
 #[test]
 fn lone_surrogates_rejected() {
-    for (text, unit) in [
-        (&br#""\ud800""#[..], 0xD800),
-        (br#""\udc00""#, 0xDC00),
-        (br#""\uDFFF""#, 0xDFFF),
-        (br#""\ud800\u0041""#, 0xD800),
-        (br#""\ud800x""#, 0xD800),
-        (br#""\ud800\n""#, 0xD800),
-        (br#""\ud83d\ud83d""#, 0xD83D),
+    let high = |unit| ErrorKind::LoneHighSurrogate { unit };
+    for (text, kind, offset) in [
+        (&br#""\ud800""#[..], high(0xD800), 7),
+        (br#""\udc00""#, ErrorKind::LoneLowSurrogate, 4),
+        (br#""\uDFFF""#, ErrorKind::LoneLowSurrogate, 4),
+        (br#""\ud800\u0041""#, high(0xD800), 9),
+        (br#""\ud800\udb00""#, high(0xD800), 10),
+        (br#""\ud800x""#, high(0xD800), 7),
+        (br#""\ud800\n""#, high(0xD800), 8),
+        (br#""\ud83d\ud83d""#, high(0xD83D), 10),
     ] {
         let err = strict_error(text);
         assert_eq!(
-            err.kind(),
-            &ErrorKind::LoneSurrogate { unit },
+            (err.kind(), err.offset()),
+            (&kind, offset),
             "{:?}",
             String::from_utf8_lossy(text)
         );
+        // Cut right after the byte that seals it: already an error.
+        let mut parser = Parser::new();
+        let _ = parser.push(&text[..=offset as usize]);
+        let err = parser.end().unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (&kind, offset));
     }
     // A high surrogate at the very end is incomplete, not invalid.
     let mut parser = Parser::new();

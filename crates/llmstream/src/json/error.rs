@@ -64,12 +64,19 @@ pub enum ErrorKind {
         /// The byte after the backslash.
         found: u8,
     },
-    /// A `\u` escape of a lone or mismatched UTF-16 surrogate, which has no
-    /// Unicode scalar value and cannot be represented in text.
-    LoneSurrogate {
-        /// The code unit that has no partner.
+    /// A `\u` escape of a UTF-16 high surrogate (`\uD800`–`\uDBFF`) not
+    /// followed by the escape of a low one: alone it has no Unicode scalar
+    /// value and cannot be represented in text. Reported at the first byte
+    /// that rules the partner out (`\uD83D\u00`: at the first `0`).
+    LoneHighSurrogate {
+        /// The high surrogate that has no partner.
         unit: u16,
     },
+    /// A `\u` escape of a UTF-16 low surrogate (`\uDC00`–`\uDFFF`) with
+    /// no high surrogate before it. Reported at the escape's second hex
+    /// digit, where it becomes certain (`\uDC`), so that a document cut
+    /// there is already an error and not merely incomplete.
+    LoneLowSurrogate,
     /// A raw control character (below U+0020) inside a string; RFC 8259
     /// requires it to be escaped.
     ControlCharacter {
@@ -191,8 +198,12 @@ impl fmt::Display for ErrorKind {
             ErrorKind::InvalidEscape { found } => {
                 write!(f, "invalid escape: '\\' followed by {}", Found(*found))
             }
-            ErrorKind::LoneSurrogate { unit } => {
-                write!(f, "lone UTF-16 surrogate \\u{unit:04x} in string")
+            ErrorKind::LoneHighSurrogate { unit } => write!(
+                f,
+                "UTF-16 high surrogate \\u{unit:04x} not followed by a low surrogate in string"
+            ),
+            ErrorKind::LoneLowSurrogate => {
+                f.write_str("UTF-16 low surrogate with no high surrogate before it in string")
             }
             ErrorKind::ControlCharacter { found } => {
                 write!(f, "unescaped control character {} in string", Found(*found))

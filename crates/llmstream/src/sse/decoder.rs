@@ -88,12 +88,12 @@ pub struct Decoder {
     /// The event type buffer of the standard.
     event_type: String,
     /// The last event ID buffer of the standard; persists across events.
-    last_event_id: String,
+    id_buffer: String,
     /// The event source's last event ID string: the buffer as it stood at
     /// the last blank line. Kept apart because an `id` read in a block
     /// that is never dispatched (the stream ends first) must not reach
     /// the `Last-Event-ID` of a reconnection: the client never saw it.
-    committed_id: String,
+    last_event_id: String,
     /// An `id` field was read since the last blank line.
     id_pending: bool,
     /// A comment that was not valid UTF-8, decoded.
@@ -163,15 +163,15 @@ impl Decoder {
     /// `id` in a block the stream cut short belongs to an event that never
     /// arrived.
     pub fn last_event_id(&self) -> &str {
-        &self.committed_id
+        &self.last_event_id
     }
 
     /// Sets the last event ID, as when resuming a stream after reconnecting.
     pub fn set_last_event_id(&mut self, id: &str) {
+        self.id_buffer.clear();
+        self.id_buffer.push_str(id);
         self.last_event_id.clear();
         self.last_event_id.push_str(id);
-        self.committed_id.clear();
-        self.committed_id.push_str(id);
         self.id_pending = false;
     }
 
@@ -296,7 +296,7 @@ impl Decoder {
                 return Some(Ok(ItemRef::Event(EventRef {
                     event_type,
                     data,
-                    last_event_id: &self.last_event_id,
+                    last_event_id: &self.id_buffer,
                 })));
             }
             Step::Retry(ms) => return Some(Ok(ItemRef::Retry(ms))),
@@ -336,15 +336,15 @@ impl Decoder {
             buf: core::mem::take(&mut self.buf),
             data: core::mem::take(&mut self.data),
             event_type: core::mem::take(&mut self.event_type),
+            id_buffer: core::mem::take(&mut self.id_buffer),
             last_event_id: core::mem::take(&mut self.last_event_id),
-            committed_id: core::mem::take(&mut self.committed_id),
             scratch: core::mem::take(&mut self.scratch),
             ..Decoder::default()
         };
         // An `id` read after the last blank line went with the discarded
         // event.
-        self.last_event_id.clear();
-        self.last_event_id.push_str(&self.committed_id);
+        self.id_buffer.clear();
+        self.id_buffer.push_str(&self.last_event_id);
         self.buf.clear();
         self.data.clear();
         self.event_type.clear();
@@ -496,8 +496,8 @@ impl Decoder {
             // event ID is set either way (dispatch step 1).
             if self.id_pending {
                 self.id_pending = false;
-                self.committed_id.clear();
-                self.committed_id.push_str(&self.last_event_id);
+                self.last_event_id.clear();
+                self.last_event_id.push_str(&self.id_buffer);
             }
             if self.data_bytes == 0 {
                 self.event_type.clear();
@@ -547,8 +547,8 @@ impl Decoder {
             }
             ID => {
                 if !value.contains(&0) {
-                    self.last_event_id.clear();
-                    push_lossy(&mut self.last_event_id, value);
+                    self.id_buffer.clear();
+                    push_lossy(&mut self.id_buffer, value);
                     self.id_pending = true;
                 }
                 None

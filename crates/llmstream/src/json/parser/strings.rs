@@ -276,8 +276,15 @@ impl Parser {
                     let Some(nibble) = hex_value(byte) else {
                         return Some(self.unexpected(Expected::HexDigit, byte, at));
                     };
-                    *pos += 1;
                     let unit = (unit << 4) | u16::from(nibble);
+                    // A surrogate's fate is sealed by its escape's first two
+                    // digits (`DC`–`DF` is low; after a high surrogate
+                    // only a low one will do): fail there, so that a
+                    // document cut after them is invalid, not incomplete.
+                    if let Some(kind) = lone_surrogate(digits, unit, high) {
+                        return Some(self.fail(kind, at));
+                    }
+                    *pos += 1;
                     if digits < 3 {
                         escape = Escape::Hex {
                             digits: digits + 1,
@@ -291,17 +298,13 @@ impl Parser {
                             escape = Escape::AfterHigh { high: unit };
                             continue;
                         }
-                        (0, 0xDC00..=0xDFFF) => {
-                            return Some(self.fail(ErrorKind::LoneSurrogate { unit }, at))
-                        }
                         (0, unit) => char::from_u32(u32::from(unit)),
-                        (high, 0xDC00..=0xDFFF) => surrogate_pair(high, unit),
-                        (high, _) => {
-                            return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at))
-                        }
+                        (high, unit) => surrogate_pair(high, unit),
                     };
+                    // Unreachable: `lone_surrogate` let only scalar values
+                    // and whole pairs through.
                     let Some(c) = c else {
-                        return Some(self.fail(ErrorKind::LoneSurrogate { unit }, at));
+                        return Some(self.fail(ErrorKind::LoneLowSurrogate, at));
                     };
                     if let Some(step) = self.push_char(key, c, at) {
                         return Some(step);
@@ -310,14 +313,14 @@ impl Parser {
                 }
                 Escape::AfterHigh { high } => {
                     if byte != b'\\' {
-                        return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at));
+                        return Some(self.fail(ErrorKind::LoneHighSurrogate { unit: high }, at));
                     }
                     *pos += 1;
                     escape = Escape::AfterHighBackslash { high };
                 }
                 Escape::AfterHighBackslash { high } => {
                     if byte != b'u' {
-                        return Some(self.fail(ErrorKind::LoneSurrogate { unit: high }, at));
+                        return Some(self.fail(ErrorKind::LoneHighSurrogate { unit: high }, at));
                     }
                     *pos += 1;
                     escape = Escape::Hex {
@@ -416,6 +419,20 @@ fn open_text_mut<'a>(
         }
     }
     text
+}
+
+/// Whether a `\u` escape is a lone surrogate, certain with its digit
+/// number `digits` (from 0), `unit` holding the digits read so far and
+/// `high` a high surrogate just before (or 0).
+fn lone_surrogate(digits: u8, unit: u16, high: u16) -> Option<ErrorKind> {
+    let low = (0xDC..=0xDF).contains(&unit);
+    match (high, digits) {
+        (0, 1) if low => Some(ErrorKind::LoneLowSurrogate),
+        (0, _) => None,
+        (high, 0) if unit != 0xD => Some(ErrorKind::LoneHighSurrogate { unit: high }),
+        (high, 1) if !low => Some(ErrorKind::LoneHighSurrogate { unit: high }),
+        _ => None,
+    }
 }
 
 /// What the two-byte escape whose second byte is `second` decodes to;
