@@ -156,14 +156,18 @@ impl MessageBuilder {
 
     /// The choice at `index`, created on first use (within the limit).
     fn choice(&mut self, index: u64) -> Option<&mut Choice> {
-        if !self.message.choices.contains_key(&index)
-            && self.message.choices.len() >= self.limits.max_choices
-        {
-            let limit = self.limits.max_choices;
-            self.error(ErrorInfo::new(format!(
-                "more than {limit} choices: choice {index} ignored"
-            )));
-            return None;
+        if !self.message.choices.contains_key(&index) {
+            if self.message.choices.len() >= self.limits.max_choices {
+                let limit = self.limits.max_choices;
+                self.error(ErrorInfo::new(format!(
+                    "more than {limit} choices: choice {index} ignored"
+                )));
+                return None;
+            }
+            // A choice not seen before: a message found complete because
+            // every choice then seen had finished was not complete after
+            // all (`n` > 1 streams finish their choices one by one).
+            self.message.complete = false;
         }
         self.message.choices.get_or_default(index)
     }

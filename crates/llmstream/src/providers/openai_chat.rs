@@ -59,6 +59,11 @@ use crate::json::View;
 #[derive(Debug, Clone)]
 pub struct Accumulator {
     builder: MessageBuilder,
+    /// Wire indices that a second call reused (Ollama and some vLLM
+    /// builds send `index: 0` for every parallel call): `(choice, index)`
+    /// and the key the latest call at that index went to. Empty on every
+    /// well-behaved stream.
+    renumbered: alloc::vec::Vec<(u64, u64, u64)>,
 }
 
 impl Default for Accumulator {
@@ -75,7 +80,10 @@ impl Accumulator {
 
     /// An accumulator over this builder (to choose its limits).
     pub fn with_builder(builder: MessageBuilder) -> Self {
-        Accumulator { builder }
+        Accumulator {
+            builder,
+            renumbered: alloc::vec::Vec::new(),
+        }
     }
 
     fn choice<'v>(&mut self, choice: impl View<'v>, position: usize) {
@@ -186,7 +194,7 @@ impl Accumulator {
             None => {}
             Some(v) => {
                 return match v.as_u64() {
-                    Some(i) => Some(i),
+                    Some(i) => self.indexed_call_key(choice, i, id),
                     None => {
                         self.builder.error(ErrorInfo::new(alloc::format!(
                             "tool-call index {} is not a non-negative integer: fragment ignored",
@@ -214,6 +222,50 @@ impl Accumulator {
             };
         }
         Some(last.unwrap_or(position as u64))
+    }
+
+    /// The key of a fragment at wire `index`: the index itself, unless a
+    /// call with another id already holds it. Then the fragment starts a
+    /// new call after the choice's last one, and the fragments that follow
+    /// at that index (without an id, or with the same one) continue it:
+    /// parallel calls that a server numbered all `0` stay apart instead of
+    /// having their names and arguments run together.
+    fn indexed_call_key(&mut self, choice: u64, index: u64, id: Option<&str>) -> Option<u64> {
+        let moved = self
+            .renumbered
+            .iter()
+            .position(|&(c, i, _)| (c, i) == (choice, index));
+        let key = moved
+            .and_then(|at| self.renumbered.get(at))
+            .map_or(index, |r| r.2);
+        let Some(id) = id.filter(|s| !s.is_empty()) else {
+            return Some(key);
+        };
+        let Some(calls) = self
+            .builder
+            .message()
+            .choices
+            .get(&choice)
+            .map(|c| &c.tool_calls)
+        else {
+            return Some(key);
+        };
+        let taken = calls
+            .get(&key)
+            .is_some_and(|held| !held.id.is_empty() && held.id != id);
+        if !taken {
+            return Some(key);
+        }
+        // No key after the last (it is `u64::MAX`): the fragment joins the
+        // call at its index, as it would have without this rule.
+        let Some(next) = calls.keys().next_back().and_then(|k| k.checked_add(1)) else {
+            return Some(key);
+        };
+        match moved.and_then(|at| self.renumbered.get_mut(at)) {
+            Some(entry) => entry.2 = next,
+            None => self.renumbered.push((choice, index, next)),
+        }
+        Some(next)
     }
 
     fn call_fragment<'v>(
@@ -355,6 +407,76 @@ mod tests {
         assert_eq!(calls.get(&0).unwrap().name, "f");
         assert_eq!(calls.get(&1).unwrap().name, "g");
         assert_eq!(calls.get(&1).unwrap().arguments_text, "{\"k\":1}");
+    }
+
+    /// Ollama (ollama/ollama#15457) and some vLLM builds number every
+    /// parallel call `index: 0`; the id tells them apart.
+    #[test]
+    fn parallel_calls_that_reuse_an_index_stay_apart() {
+        let acc = run(&[
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","function":{"name":"read_file","arguments":"{\"path\""}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":":\"a\"}"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_b","function":{"name":"search","arguments":"{\"q\""}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_b","function":{"arguments":":\"b\"}"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_c","function":{"name":"search","arguments":"{}"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+        ]);
+        let calls = &acc.message().choices.get(&0).unwrap().tool_calls;
+        let got: alloc::vec::Vec<_> = calls
+            .iter()
+            .map(|(k, c)| {
+                (
+                    *k,
+                    c.id.as_str(),
+                    c.name.as_str(),
+                    c.arguments_text.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, "call_a", "read_file", r#"{"path":"a"}"#),
+                (1, "call_b", "search", r#"{"q":"b"}"#),
+                (2, "call_c", "search", "{}"),
+            ]
+        );
+        assert!(calls.values().all(|c| c.arguments_error.is_none()));
+        assert!(acc.message().error.is_none());
+        // A server that repeats the same id on a call's fragments (OpenRouter
+        // via Novita) still gets one call.
+        let acc = run(&[
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"0","function":{"name":"f","arguments":"{"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"0","function":{"arguments":"}"}}]}}]}"#,
+        ]);
+        let calls = &acc.message().choices.get(&0).unwrap().tool_calls;
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls.get(&0).unwrap().arguments_text, "{}");
+    }
+
+    /// With `n` > 1 choices finish one by one: the message is complete only
+    /// when every choice it will have has finished.
+    #[test]
+    fn a_choice_that_starts_after_the_others_finished_reopens_the_message() {
+        let mut acc = Accumulator::new();
+        let mut push = |acc: &mut Accumulator, line: &str| {
+            acc.push("message", &json::parse(line.as_bytes()).unwrap());
+        };
+        push(
+            &mut acc,
+            r#"{"choices":[{"index":0,"delta":{"content":"A"},"finish_reason":"stop"}]}"#,
+        );
+        assert!(acc.message().complete);
+        push(
+            &mut acc,
+            r#"{"choices":[{"index":1,"delta":{"content":"B, cut"}}]}"#,
+        );
+        assert!(!acc.message().complete, "choice 1 has not finished");
+        push(
+            &mut acc,
+            r#"{"choices":[{"index":1,"delta":{},"finish_reason":"length"}]}"#,
+        );
+        assert!(acc.message().complete);
     }
 
     #[test]
