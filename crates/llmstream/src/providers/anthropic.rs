@@ -391,7 +391,7 @@ impl Accumulator {
         let mut info = ErrorInfo::new(message);
         info.kind = error.and_then(|e| get_str(e, "type")).map(String::from);
         info.raw = Some(payload.to_value());
-        self.builder.error(info);
+        self.builder.provider_error(info);
     }
 }
 

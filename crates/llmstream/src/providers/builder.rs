@@ -79,6 +79,8 @@ pub struct MessageBuilder {
     started: bool,
     /// Choices whose next text starts a new content part.
     part_break: BTreeMap<u64, bool>,
+    /// `message.error` is one the provider sent, not one found here.
+    provider_error: bool,
 }
 
 impl MessageBuilder {
@@ -96,6 +98,7 @@ impl MessageBuilder {
             limits,
             started: false,
             part_break: BTreeMap::new(),
+            provider_error: false,
         }
     }
 
@@ -495,7 +498,7 @@ impl MessageBuilder {
         let error = stream.error().map(|e| format!("{e}"));
         tc.arguments = Some(arguments.clone());
         tc.ended = true;
-        tc.arguments_error = error;
+        tc.arguments_error = error.clone();
         let (id, name) = (tc.id.clone(), tc.name.clone());
         self.emit(StreamEvent::ToolCallEnd {
             choice,
@@ -503,6 +506,7 @@ impl MessageBuilder {
             id,
             name,
             arguments,
+            arguments_error: error,
         });
     }
 
@@ -555,13 +559,28 @@ impl MessageBuilder {
         });
     }
 
-    /// Records an error (the first one is kept in the message; every one is
-    /// reported as an event).
+    /// Records an error found in the stream: a protocol violation, a limit
+    /// (every one is reported as an event; the message keeps the first,
+    /// unless the provider reports one).
     pub fn error(&mut self, error: ErrorInfo) {
         self.emit(StreamEvent::Error {
             message: error.message.clone(),
         });
         if self.message.error.is_none() {
+            self.message.error = Some(error);
+        }
+    }
+
+    /// Records an error the provider reported (an error payload or event).
+    /// The message keeps the first of these over any found in the stream:
+    /// it is what the caller has to act on (overloaded, rate-limited…),
+    /// where a warning found earlier is a detail.
+    pub fn provider_error(&mut self, error: ErrorInfo) {
+        self.emit(StreamEvent::Error {
+            message: error.message.clone(),
+        });
+        if !self.provider_error {
+            self.provider_error = true;
             self.message.error = Some(error);
         }
     }

@@ -96,6 +96,12 @@ pub enum StreamEvent {
         /// for free-text tools and unparseable arguments, the text as a
         /// string.
         arguments: Value,
+        /// Why the arguments are not valid JSON (invalid, or cut short by
+        /// the end of the stream): the call's
+        /// [`arguments_error`](super::ToolCall::arguments_error), here so
+        /// that a caller reading events learns it with the call's end, not
+        /// only from the final message.
+        arguments_error: Option<String>,
     },
     /// Token counts (cumulative: a later event replaces an earlier one).
     Usage(Usage),
@@ -281,12 +287,16 @@ impl StreamEvent {
                 id,
                 name,
                 arguments,
+                arguments_error,
             } => {
                 m.push("choice", Value::from(*choice));
                 m.push("call", Value::from(*call));
                 m.push("id", Value::from(id.as_str()));
                 m.push("name", Value::from(name.as_str()));
                 m.push("arguments", arguments.clone());
+                if let Some(error) = arguments_error {
+                    m.push("arguments_error", Value::from(error.as_str()));
+                }
             }
             StreamEvent::Usage(usage) => {
                 if let Value::Object(counts) = usage.to_value() {

@@ -371,7 +371,7 @@ impl Accumulator {
             .map(String::from)
             .or_else(|| get_u64(error, "code").map(|c| format!("{c}")));
         info.raw = Some(payload.to_value());
-        self.builder.error(info);
+        self.builder.provider_error(info);
     }
 }
 

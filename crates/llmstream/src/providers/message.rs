@@ -24,7 +24,9 @@ pub struct Message {
     /// Whether the provider signalled the end of the message (a finish
     /// reason, `message_stop`, `response.completed`, `[DONE]`, …).
     pub complete: bool,
-    /// The error the provider reported, or the protocol violation seen.
+    /// The first error the provider reported; failing that, the first
+    /// problem found in the stream (a protocol violation, a limit). Every
+    /// one of them is also a [`StreamEvent::Error`](super::StreamEvent::Error).
     pub error: Option<ErrorInfo>,
 }
 

@@ -312,7 +312,7 @@ impl Accumulator {
             let code = error.get("code")?;
             code.as_str().or_else(|| code.as_number()).map(String::from)
         });
-        self.builder.error(ErrorInfo {
+        self.builder.provider_error(ErrorInfo {
             message,
             kind,
             raw: Some(payload.to_value()),
@@ -477,6 +477,43 @@ mod tests {
             r#"{"choices":[{"index":1,"delta":{},"finish_reason":"length"}]}"#,
         );
         assert!(acc.message().complete);
+    }
+
+    /// Arguments that are not JSON say so where the call ends, in the
+    /// event as in the message; the message's own error stays for the
+    /// stream's problems.
+    #[test]
+    fn invalid_arguments_are_reported_with_the_call_end() {
+        let mut acc = run(&[
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{\"x\": 1, oops}"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+        ]);
+        let end = core::iter::from_fn(|| acc.next_event())
+            .find_map(|e| match e {
+                crate::providers::StreamEvent::ToolCallEnd {
+                    arguments_error, ..
+                } => Some(arguments_error),
+                _ => None,
+            })
+            .expect("the call ended");
+        let expected = "expected a string key after ',' in object, found 'o' at byte 9";
+        assert_eq!(end.as_deref(), Some(expected));
+        let call = acc.message().tool_call(0, 0).unwrap();
+        assert_eq!(call.arguments_error.as_deref(), Some(expected));
+        assert!(acc.message().error.is_none());
+    }
+
+    /// The message keeps the provider's error over a problem found earlier.
+    #[test]
+    fn the_providers_error_wins_over_one_found_in_the_stream() {
+        let acc = run(&[
+            r#"{"choices":[{"index":-1,"delta":{"content":"x"}}]}"#,
+            r#"{"error":{"message":"Overloaded","type":"overloaded_error"}}"#,
+            r#"{"error":{"message":"later","type":"other"}}"#,
+        ]);
+        let error = acc.message().error.as_ref().unwrap();
+        assert_eq!(error.message, "Overloaded");
+        assert_eq!(error.kind.as_deref(), Some("overloaded_error"));
     }
 
     #[test]

@@ -512,7 +512,7 @@ impl Accumulator {
             .or_else(|| code(fields))
             .or_else(|| code(payload));
         self.response.has_error = true;
-        self.builder.error(ErrorInfo {
+        self.builder.provider_error(ErrorInfo {
             message,
             kind,
             raw: Some(payload.to_value()),
