@@ -212,6 +212,7 @@ impl LiveView {
                 id,
                 name,
                 arguments,
+                arguments_error,
             } => {
                 let ours = self
                     .active
@@ -230,6 +231,9 @@ impl LiveView {
                     self.print("\n");
                     self.draw_tree(arguments, false);
                     self.drawn.insert((*choice, *call));
+                }
+                if let Some(error) = arguments_error {
+                    self.note(&format!("{name}: arguments are not valid JSON: {error}"));
                 }
             }
             StreamEvent::Usage(usage) => {

@@ -179,12 +179,33 @@ fn accumulate_live_renders_plain_text_when_piped() {
 
 #[test]
 fn accumulate_without_payloads_is_an_error() {
+    // The same outcome with or without `--events` (which prints what the
+    // body held first).
     llmstream()
         .arg("accumulate")
         .write_stdin(": just a comment\n\n")
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("no provider payload"));
+        .stderr("error: no provider payload found at byte 18, the end of the input\n");
+    llmstream()
+        .args(["accumulate", "--events"])
+        .write_stdin("data: hello\n\n")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("data is not JSON"))
+        .stderr(predicate::str::contains("no provider payload found at byte 13"));
+}
+
+#[test]
+fn accumulate_says_when_the_given_provider_is_not_the_bodys() {
+    llmstream()
+        .args(["accumulate", "--provider", "gemini"])
+        .write_stdin(ANTHROPIC)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "the payload is shaped like anthropic, not gemini as given",
+        ));
 }
 
 #[test]

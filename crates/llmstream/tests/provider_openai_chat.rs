@@ -83,6 +83,7 @@ fn assert_call(o: &Run, choice: u64, call: u64, id: &str, name: &str, args: &str
                 id,
                 name,
                 arguments,
+                ..
             } if *c == choice && *k == call => Some((id.clone(), name.clone(), arguments.clone())),
             _ => None,
         })

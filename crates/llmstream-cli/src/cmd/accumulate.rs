@@ -81,16 +81,16 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     let finished = pipeline.finish();
     drain(&mut pipeline, &mut out);
     finished.map_err(|e| Failure::Input(e.to_string()))?;
+    // With or without `--events`, a body with no provider payload at all is
+    // bad input (the events printed before this say what was found).
+    let Some(message) = pipeline.message() else {
+        return Err(Failure::Input(format!(
+            "no provider payload found at byte {}, the end of the input",
+            data.len()
+        )));
+    };
     if !args.events {
-        match pipeline.message() {
-            Some(message) => out.line(&message.to_value().to_json()),
-            None => {
-                return Err(Failure::Input(format!(
-                    "no provider payload found in {} bytes of input",
-                    data.len()
-                )))
-            }
-        }
+        out.line(&message.to_value().to_json());
     }
     Ok(())
 }

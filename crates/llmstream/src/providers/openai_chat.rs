@@ -459,7 +459,7 @@ mod tests {
     #[test]
     fn a_choice_that_starts_after_the_others_finished_reopens_the_message() {
         let mut acc = Accumulator::new();
-        let mut push = |acc: &mut Accumulator, line: &str| {
+        let push = |acc: &mut Accumulator, line: &str| {
             acc.push("message", &json::parse(line.as_bytes()).unwrap());
         };
         push(

@@ -214,6 +214,20 @@ impl Pipeline {
                 // The event was already reported; keep only the record.
                 let _ = acc.builder_mut().next_event();
             }
+            // A provider given by the caller is kept, but a first payload
+            // of another one's unmistakable shape is said: folded by the
+            // wrong rules, it would give an empty message and no sign why.
+            if let Some(seen) = self
+                .forced
+                .and_then(|_| Provider::detect_in(event_type, payload))
+                .filter(|&seen| seen != provider)
+            {
+                acc.builder_mut().error(ErrorInfo::new(format!(
+                    "SSE event {number}: the payload is shaped like {}, not {} as given",
+                    seen.name(),
+                    provider.name()
+                )));
+            }
             self.accumulator = Some(acc);
         }
         if let Some(acc) = self.accumulator.as_mut() {
