@@ -75,22 +75,30 @@ fn chunking_flags_do_not_change_the_output() {
 }
 
 #[test]
-fn bad_input_exits_1_naming_the_snapshot_and_path() {
+fn bad_input_exits_1_naming_the_byte_snapshot_and_path() {
+    // `at byte N` counts the whole input: the offending line starts at 19.
     chunk()
         .write_stdin("{\"a\": {\"b\": \"xy\"}}\n{\"a\": {\"b\": \"xz\"}}\n")
         .assert()
         .code(1)
-        .stderr(predicate::str::starts_with(
-            "error: line 2: snapshot 2, at a.b: the string no longer extends its previous text",
-        ));
+        .stderr(
+            "error: the string no longer extends its previous text at byte 19 (path a.b); \
+             line 2, snapshot 2\n",
+        );
+    // A JSON error at its byte in the line, plus where the line starts (10).
     chunk()
-        .write_stdin("{\"a\": 1}\n{\"a\": \n")
+        .write_stdin("{\"a\": 1}\n\n{\"a\": ]\n")
         .assert()
         .code(1)
         .stderr(
-            predicate::str::contains("error: line 2: snapshot 2")
-                .and(predicate::str::contains("not valid JSON")),
+            "error: not valid JSON: expected a value after ':', found ']' at byte 16 (path a); \
+             line 3, snapshot 2\n",
         );
+    chunk()
+        .write_stdin(b"{\"a\": 1}\n{\"a\": \"\xff\"}\n".as_slice())
+        .assert()
+        .code(1)
+        .stderr("error: snapshot is not UTF-8 at byte 16 (line 2)\n");
 }
 
 #[test]

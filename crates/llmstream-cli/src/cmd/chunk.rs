@@ -7,7 +7,7 @@
 //! is split into lines, so they never change the output.
 
 use clap::Args;
-use llmstream::chunker::SnapshotChunker;
+use llmstream::chunker::{ChunkError, ChunkErrorKind, SnapshotChunker};
 
 use crate::input::InputArgs;
 use crate::output::Lines;
@@ -32,6 +32,8 @@ pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
     let mut text = String::new();
     let mut line = Vec::new();
     let mut line_number = 0usize;
+    // Input offset of the next line's first byte.
+    let mut next_start = 0usize;
     let mut emit = |chunks: Vec<String>, out: &mut Lines| {
         for chunk in chunks {
             if args.concat {
@@ -49,7 +51,9 @@ pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
         .peekable();
     while rest.peek().is_some() {
         line.clear();
+        let line_start = next_start;
         for byte in rest.by_ref() {
+            next_start += 1;
             if byte == b'\n' {
                 break;
             }
@@ -59,11 +63,15 @@ pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let snapshot = std::str::from_utf8(&line)
-            .map_err(|e| Failure::Input(format!("line {line_number}: not UTF-8: {e}")))?;
+        let snapshot = std::str::from_utf8(&line).map_err(|e| {
+            Failure::Input(format!(
+                "snapshot is not UTF-8 at byte {} (line {line_number})",
+                line_start + e.valid_up_to()
+            ))
+        })?;
         let chunks = chunker
             .process_text(snapshot)
-            .map_err(|e| Failure::Input(format!("line {line_number}: {e}")))?;
+            .map_err(|e| failure(&e, line_start, line_number))?;
         emit(chunks, &mut out);
     }
     emit(chunker.flush(), &mut out);
@@ -71,4 +79,30 @@ pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
         out.line(&text);
     }
     Ok(())
+}
+
+/// `error: <what> at byte <N> (path P)` as the CLI contract has it, with
+/// `N` counted in the whole input: a JSON error where it is in its line,
+/// any other at the start of the snapshot's line.
+fn failure(error: &ChunkError, line_start: usize, line_number: usize) -> Failure {
+    let (what, at, path) = match error.kind() {
+        ChunkErrorKind::InvalidJson(json) => (
+            format!("not valid JSON: {}", json.kind()),
+            line_start as u64 + json.offset(),
+            json.path().to_string(),
+        ),
+        kind => (
+            kind.to_string(),
+            line_start as u64,
+            error.path().to_string(),
+        ),
+    };
+    let path = match path.is_empty() {
+        true => String::new(),
+        false => format!(" (path {path})"),
+    };
+    Failure::Input(format!(
+        "{what} at byte {at}{path}; line {line_number}, snapshot {}",
+        error.snapshot()
+    ))
 }
