@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use assert_cmd::Command;
-use predicates::prelude::*;
 
 const SNAPSHOTS: &str = concat!(
     r#"{"title": "Vol"}"#,
