@@ -732,10 +732,13 @@ fn quirk_usage_is_cumulative() {
     let usage = run.message.usage.as_ref().unwrap();
     // input_tokens from message_start is kept when message_delta omits it;
     // output and cache-read counts are overwritten by the later reports.
-    assert_eq!(usage.input_tokens, Some(100));
+    // The input counts the cache's tokens too (100 + 0 written + 60 read),
+    // as OpenAI's and Gemini's do.
+    assert_eq!(usage.input_tokens, Some(160));
     assert_eq!(usage.output_tokens, Some(25));
-    assert_eq!(usage.total_tokens, Some(125));
+    assert_eq!(usage.total_tokens, Some(185));
     assert_eq!(usage.cached_input_tokens, Some(60));
+    assert_eq!(usage.cache_write_input_tokens, Some(0));
     let outputs: Vec<Option<u64>> = run
         .events
         .iter()

@@ -26,8 +26,14 @@ fn tool_by_name<'r>(run: &'r Run, name: &str) -> Vec<&'r llmstream::providers::T
         .collect()
 }
 
+/// Input, output, total and reasoning counts; the output counts the
+/// thinking (`thoughtsTokenCount`) as OpenAI's does, so on every recording
+/// input + output is Gemini's own total.
 fn usage_full(run: &Run) -> (Option<u64>, Option<u64>, Option<u64>, Option<u64>) {
     let u = run.message.usage.as_ref().expect("usage reported");
+    if let (Some(i), Some(o), Some(t)) = (u.input_tokens, u.output_tokens, u.total_tokens) {
+        assert_eq!(i + o, t, "input + output is the total");
+    }
     (
         u.input_tokens,
         u.output_tokens,
@@ -165,7 +171,7 @@ fn thought_summaries_then_text() {
     assert_eq!(c.finish, Some(FinishReason::Stop));
     assert_eq!(
         usage_full(&run),
-        (Some(34), Some(469), Some(1290), Some(787))
+        (Some(34), Some(1256), Some(1290), Some(787))
     );
 }
 
@@ -189,8 +195,9 @@ fn usage_is_a_live_snapshot() {
             _ => None,
         })
         .collect();
-    assert_eq!(outputs, [Some(31), Some(79), Some(80)]);
-    assert_eq!(usage_full(&run), (Some(18), Some(80), Some(133), Some(35)));
+    // Each snapshot: the candidates so far plus the 35 thinking tokens.
+    assert_eq!(outputs, [Some(66), Some(114), Some(115)]);
+    assert_eq!(usage_full(&run), (Some(18), Some(115), Some(133), Some(35)));
 }
 
 #[test]
@@ -210,7 +217,7 @@ fn function_call_with_thought_signature() {
     assert_eq!(kinds(&run), ["tool_call"]);
     assert_eq!(run.events_named("text_delta").len(), 0);
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
-    assert_eq!(usage_full(&run), (Some(29), Some(10), Some(241), Some(202)));
+    assert_eq!(usage_full(&run), (Some(29), Some(212), Some(241), Some(202)));
 
     let Some(run) = GEMINI.fixture_sse(
         "_extracted/test_google_streaming_tool_call_thought_signature.yaml.interaction1.sse",
@@ -263,7 +270,7 @@ fn text_then_signature_only_part() {
         .is_some_and(|s| s.starts_with("EqsFCqgFAb4+9vvtAF5n87lB4OGD")));
     assert_eq!(c.reasoning, "");
     assert_eq!(c.finish, Some(FinishReason::Stop));
-    assert_eq!(usage_full(&run), (Some(9), Some(23), Some(217), Some(185)));
+    assert_eq!(usage_full(&run), (Some(9), Some(208), Some(217), Some(185)));
 }
 
 #[test]
@@ -279,7 +286,7 @@ fn tool_call_chunks() {
         .as_deref()
         .is_some_and(|s| s.starts_with("EqUCCqICAb4+9vsh8Pd5taZVoPzS")));
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
-    assert_eq!(usage_full(&run), (Some(29), Some(15), Some(89), Some(45)));
+    assert_eq!(usage_full(&run), (Some(29), Some(60), Some(89), Some(45)));
 }
 
 #[test]
@@ -339,7 +346,7 @@ fn streamed_arguments_closed_by_terminator() {
     });
     assert!(end0 < start1);
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
-    assert_eq!(usage_full(&run), (Some(26), Some(23), Some(181), Some(132)));
+    assert_eq!(usage_full(&run), (Some(26), Some(155), Some(181), Some(132)));
     assert!(run.message.complete);
 }
 
@@ -384,7 +391,7 @@ fn no_args_call_and_streamed_calls() {
     assert_eq!(c.finish, Some(FinishReason::ToolCalls));
     assert_eq!(
         usage_full(&run),
-        (Some(249), Some(58), Some(490), Some(183))
+        (Some(249), Some(241), Some(490), Some(183))
     );
 }
 
@@ -412,7 +419,7 @@ fn array_arguments_without_terminator() {
     let usage = position(&run, |e| e.name() == "usage");
     assert!(end < usage);
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
-    assert_eq!(usage_full(&run), (Some(54), Some(74), Some(249), Some(121)));
+    assert_eq!(usage_full(&run), (Some(54), Some(195), Some(249), Some(121)));
 }
 
 // ---------------------------------------------------------------------------
@@ -436,7 +443,7 @@ fn quirk_thought_text_is_reasoning() {
     assert_eq!(c.text, "The answer is 4.");
     assert_eq!(kinds(&run), ["reasoning", "text"]);
     assert_eq!(signature_of(c.content.first()), Some("sig-thought"));
-    assert_eq!(usage_full(&run), (Some(4), Some(5), Some(25), Some(16)));
+    assert_eq!(usage_full(&run), (Some(4), Some(21), Some(25), Some(16)));
 }
 
 #[test]
@@ -576,7 +583,7 @@ fn quirk_usage_snapshots_keep_the_last() {
     // over from an earlier one; count-less snapshots change nothing.
     assert_eq!(
         (u.input_tokens, u.output_tokens, u.total_tokens),
-        (Some(90), Some(3), Some(160))
+        (Some(90), Some(70), Some(160))
     );
     assert_eq!(u.reasoning_tokens, Some(67));
     assert_eq!(u.cached_input_tokens, None);

@@ -73,7 +73,10 @@ pub struct Accumulator {
     builder: MessageBuilder,
     /// Blocks started and not yet stopped, by their wire index.
     blocks: SortedMap<u64, Block>,
-    /// The token counts so far (each report overwrites what it names).
+    /// The token counts so far as Anthropic reports them (each report
+    /// overwrites what it names): `input_tokens` without the cache's,
+    /// which are in `cached_input_tokens` (read) and
+    /// `cache_write_input_tokens` (written).
     usage: Usage,
     /// A protocol error was found: everything after it is ignored.
     broken: bool,
@@ -154,13 +157,29 @@ impl Accumulator {
         if let Some(n) = get_u64(usage, "cache_read_input_tokens") {
             self.usage.cached_input_tokens = Some(n);
         }
-        // The total is derived, so it is recomputed from the counts kept.
-        self.usage.total_tokens = None;
-        self.usage = core::mem::take(&mut self.usage).with_total();
+        if let Some(n) = get_u64(usage, "cache_creation_input_tokens") {
+            self.usage.cache_write_input_tokens = Some(n);
+        }
+        // The input counts every prompt token, as the other providers' do;
+        // the total is derived from it.
+        let add = super::event::add_counts;
+        let input = self.usage.input_tokens.map(|n| {
+            let cache = add(
+                self.usage.cached_input_tokens,
+                self.usage.cache_write_input_tokens,
+            );
+            add(Some(n), cache).unwrap_or(n)
+        });
+        let usage = Usage {
+            input_tokens: input,
+            total_tokens: None,
+            ..self.usage.clone()
+        }
+        .with_total();
         // A report that changes nothing (a repeated message_start) is not
         // an event.
-        if self.builder.message().usage.as_ref() != Some(&self.usage) {
-            self.builder.usage(self.usage.clone());
+        if self.builder.message().usage.as_ref() != Some(&usage) {
+            self.builder.usage(usage);
         }
     }
 

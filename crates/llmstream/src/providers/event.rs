@@ -152,20 +152,44 @@ impl FinishReason {
     }
 }
 
-/// Token counts, as the provider reports them.
+/// Token counts, with one meaning whatever the provider.
+///
+/// Providers split their counts differently: Anthropic's `input_tokens`
+/// leaves out the tokens read from or written to its cache, and Gemini's
+/// `candidatesTokenCount` leaves out the thinking tokens, where OpenAI's
+/// counts include both. Here the input is every prompt token and the
+/// output every generated one, so that a cost or a context budget reads
+/// the same way for all four; the cached and reasoning counts are parts of
+/// them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
-    /// Prompt tokens (OpenAI `prompt_tokens` / `input_tokens`, Anthropic
-    /// `input_tokens`, Gemini `promptTokenCount`).
+    /// Every prompt token, cached or not: OpenAI `prompt_tokens` /
+    /// `input_tokens`; Anthropic `input_tokens` +
+    /// `cache_creation_input_tokens` + `cache_read_input_tokens`; Gemini
+    /// `promptTokenCount` + `toolUsePromptTokenCount`.
     pub input_tokens: Option<u64>,
-    /// Generated tokens.
+    /// Every generated token, reasoning included: OpenAI
+    /// `completion_tokens` / `output_tokens`; Anthropic `output_tokens`;
+    /// Gemini `candidatesTokenCount` + `thoughtsTokenCount`.
     pub output_tokens: Option<u64>,
     /// Their total, as reported, or their sum when not reported.
     pub total_tokens: Option<u64>,
-    /// Reasoning tokens, where reported.
+    /// The reasoning tokens among the output, where reported.
     pub reasoning_tokens: Option<u64>,
-    /// Prompt tokens read from a cache, where reported.
+    /// The input tokens read from a cache, where reported.
     pub cached_input_tokens: Option<u64>,
+    /// The input tokens written to a cache, where reported (Anthropic
+    /// `cache_creation_input_tokens`).
+    pub cache_write_input_tokens: Option<u64>,
+}
+
+/// The sum of two counts, either of which may be unreported (absent only
+/// when both are).
+pub(crate) fn add_counts(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.saturating_add(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 impl Usage {
@@ -191,6 +215,9 @@ impl Usage {
         }
         if let Some(n) = self.cached_input_tokens {
             map.push("cached_input_tokens", Value::from(n));
+        }
+        if let Some(n) = self.cache_write_input_tokens {
+            map.push("cache_write_input_tokens", Value::from(n));
         }
         Value::Object(map)
     }

@@ -301,12 +301,21 @@ impl Accumulator {
     }
 
     fn usage<'v>(&mut self, usage: impl View<'v>) {
+        // Gemini counts the prompt of a tool's use and the thinking apart
+        // from `promptTokenCount` and `candidatesTokenCount`; its total
+        // has them all, and so do the input and output here.
+        let add = super::event::add_counts;
+        let thoughts = get_u64(usage, "thoughtsTokenCount");
         let snapshot = Usage {
-            input_tokens: get_u64(usage, "promptTokenCount"),
-            output_tokens: get_u64(usage, "candidatesTokenCount"),
+            input_tokens: add(
+                get_u64(usage, "promptTokenCount"),
+                get_u64(usage, "toolUsePromptTokenCount"),
+            ),
+            output_tokens: add(get_u64(usage, "candidatesTokenCount"), thoughts),
             total_tokens: get_u64(usage, "totalTokenCount"),
-            reasoning_tokens: get_u64(usage, "thoughtsTokenCount"),
+            reasoning_tokens: thoughts,
             cached_input_tokens: get_u64(usage, "cachedContentTokenCount"),
+            cache_write_input_tokens: None,
         };
         // A snapshot with no counts at all (Vertex sends `trafficType`
         // alone on early chunks) says nothing about tokens.

@@ -345,6 +345,7 @@ fn usage<'v>(usage: impl View<'v>) -> Usage {
         cached_input_tokens: usage
             .get("prompt_tokens_details")
             .and_then(|d| get_u64(d, "cached_tokens")),
+        cache_write_input_tokens: None,
     }
 }
 

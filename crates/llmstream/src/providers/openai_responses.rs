@@ -533,6 +533,7 @@ fn usage<'v>(usage: impl View<'v>) -> Usage {
         cached_input_tokens: usage
             .get("input_tokens_details")
             .and_then(|d| get_u64(d, "cached_tokens")),
+        cache_write_input_tokens: None,
     }
     .with_total()
 }
@@ -543,16 +544,17 @@ fn sum(before: Option<&Usage>, now: Usage) -> Usage {
     let Some(before) = before else {
         return now;
     };
-    let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
-        (Some(a), Some(b)) => Some(a.saturating_add(b)),
-        (a, b) => a.or(b),
-    };
+    let add = super::event::add_counts;
     Usage {
         input_tokens: add(before.input_tokens, now.input_tokens),
         output_tokens: add(before.output_tokens, now.output_tokens),
         total_tokens: add(before.total_tokens, now.total_tokens),
         reasoning_tokens: add(before.reasoning_tokens, now.reasoning_tokens),
         cached_input_tokens: add(before.cached_input_tokens, now.cached_input_tokens),
+        cache_write_input_tokens: add(
+            before.cache_write_input_tokens,
+            now.cache_write_input_tokens,
+        ),
     }
 }
 
