@@ -111,7 +111,8 @@ fn assert_contract_forms(lines: &[Value]) {
             Some("tool_call_end") => &["arguments", "call", "name", "type"],
             Some("error") => {
                 assert!(line["message"].is_string(), "{line}");
-                keys.retain(|k| *k != "partial");
+                // `call` only when the error ends a call that had started.
+                keys.retain(|k| *k != "partial" && *k != "call");
                 &["message", "type"]
             }
             Some("json") => &["type", "value"],
@@ -190,6 +191,113 @@ fn a_fence_split_across_pieces_and_plain_json() {
         assert_contract_forms(&out);
         assert_eq!(merged(out), want, "{flags:?}");
     }
+}
+
+/// The same merged lines whole, one byte at a time and in random pieces.
+fn lines_in_any_pieces(input: &str) -> Vec<Value> {
+    let whole = merged(lines(&[], input));
+    assert_contract_forms(&whole);
+    for flags in [
+        &["--chunk-size", "1"][..],
+        &["--chunk-size", "2"],
+        &["--random-chunks", "7"],
+    ] {
+        let out = lines(flags, input);
+        assert_contract_forms(&out);
+        assert_eq!(merged(out), whole, "{flags:?}");
+    }
+    whole
+}
+
+#[test]
+fn a_bare_action_that_turns_invalid_ends_its_call_with_an_error() {
+    let out = lines_in_any_pieces("{\"action\":\"x\",\"q\":\"partial\" and then prose}\nmore\n");
+    assert_eq!(
+        out,
+        [
+            json!({"type": "tool_call_start", "call": 0, "name": "x"}),
+            json!({"type": "argument_delta", "call": 0, "path": "q", "text": "partial"}),
+            json!({"type": "argument", "call": 0, "path": "q", "value": "partial"}),
+            json!({"type": "error", "call": 0,
+                   "message": "invalid JSON in action 0 (x): expected ',' or '}' after object member, found 'a' at byte 28 (path q)",
+                   "partial": {"action": "x", "q": "partial"}}),
+            json!({"type": "text", "text": "and then prose}\nmore\n"}),
+        ]
+    );
+}
+
+#[test]
+fn an_array_of_actions_that_turns_invalid_is_not_printed_again() {
+    let out = lines_in_any_pieces("[{\"action\":\"x\",\"q\":1}, then prose]\nmore\n");
+    assert_eq!(
+        out,
+        [
+            json!({"type": "tool_call_start", "call": 0, "name": "x"}),
+            json!({"type": "argument", "call": 0, "path": "q", "value": 1}),
+            json!({"type": "tool_call_end", "call": 0, "name": "x", "arguments": {"q": 1}}),
+            // No call is open: the error has no `call`.
+            json!({"type": "error",
+                   "message": "invalid JSON: expected 'true', found 'h' at byte 24 (path [1])",
+                   "partial": [{"action": "x", "q": 1}]}),
+            json!({"type": "text", "text": "then prose]\nmore\n"}),
+        ]
+    );
+}
+
+#[test]
+fn invalid_json_in_a_fenced_action_names_the_call_and_the_stream_offset() {
+    let input = "Intro\n```json\n{\"action\": \"bad\", \"x\": 1,, oops}\n```\nFinal words.\n";
+    let out = lines_in_any_pieces(input);
+    assert_eq!(
+        out,
+        [
+            json!({"type": "text", "text": "Intro\n"}),
+            json!({"type": "tool_call_start", "call": 0, "name": "bad"}),
+            json!({"type": "argument", "call": 0, "path": "x", "value": 1}),
+            json!({"type": "error", "call": 0,
+                   "message": "invalid JSON in action 0 (bad): expected a string key after ',' in object, found ',' at byte 39",
+                   "partial": {"action": "bad", "x": 1}}),
+            json!({"type": "text", "text": ", oops}\n\nFinal words.\n"}),
+        ]
+    );
+    assert_eq!(&input[39..40], ",");
+
+    // Before any call started, the fence is shown as code, and the error
+    // still counts from the start of the input.
+    let out = lines_in_any_pieces("Intro\n```json\n{oops}\n```\n");
+    assert_eq!(
+        out,
+        [
+            json!({"type": "text", "text": "Intro\n"}),
+            json!({"type": "error",
+                   "message": "invalid JSON in fence: expected a string key or '}' after '{', found 'o' at byte 15"}),
+            json!({"type": "text", "text": "```json\n{oops}\n```\n"}),
+        ]
+    );
+}
+
+#[test]
+fn text_after_the_json_in_a_fence_is_printed_without_either_fence() {
+    let out = lines_in_any_pieces("```json\n{\"action\":\"x\"}\ntrailing words\n```\nafter");
+    assert_eq!(
+        out,
+        [
+            json!({"type": "tool_call_start", "call": 0, "name": "x"}),
+            json!({"type": "tool_call_end", "call": 0, "name": "x", "arguments": {}}),
+            json!({"type": "text", "text": "\ntrailing words\n\nafter"}),
+        ]
+    );
+}
+
+#[test]
+fn an_unfinished_action_names_its_call_at_the_end() {
+    let out = lines_in_any_pieces("x\n{\"action\":\"x\",\"q\":\"abc");
+    assert_eq!(
+        out.last(),
+        Some(&json!({"type": "error", "call": 0,
+                     "message": "action 0 (x) never closed: JSON value never closed at byte 24",
+                     "partial": {"action": "x", "q": "abc"}}))
+    );
 }
 
 #[test]

@@ -193,7 +193,9 @@ fn accumulate_without_payloads_is_an_error() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("data is not JSON"))
-        .stderr(predicate::str::contains("no provider payload found at byte 13"));
+        .stderr(predicate::str::contains(
+            "no provider payload found at byte 13",
+        ));
 }
 
 #[test]

@@ -217,7 +217,10 @@ fn function_call_with_thought_signature() {
     assert_eq!(kinds(&run), ["tool_call"]);
     assert_eq!(run.events_named("text_delta").len(), 0);
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
-    assert_eq!(usage_full(&run), (Some(29), Some(212), Some(241), Some(202)));
+    assert_eq!(
+        usage_full(&run),
+        (Some(29), Some(212), Some(241), Some(202))
+    );
 
     let Some(run) = GEMINI.fixture_sse(
         "_extracted/test_google_streaming_tool_call_thought_signature.yaml.interaction1.sse",
@@ -346,7 +349,10 @@ fn streamed_arguments_closed_by_terminator() {
     });
     assert!(end0 < start1);
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
-    assert_eq!(usage_full(&run), (Some(26), Some(155), Some(181), Some(132)));
+    assert_eq!(
+        usage_full(&run),
+        (Some(26), Some(155), Some(181), Some(132))
+    );
     assert!(run.message.complete);
 }
 
@@ -419,7 +425,10 @@ fn array_arguments_without_terminator() {
     let usage = position(&run, |e| e.name() == "usage");
     assert!(end < usage);
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
-    assert_eq!(usage_full(&run), (Some(54), Some(195), Some(249), Some(121)));
+    assert_eq!(
+        usage_full(&run),
+        (Some(54), Some(195), Some(249), Some(121))
+    );
 }
 
 // ---------------------------------------------------------------------------

@@ -120,11 +120,51 @@ fn is_tool_event(e: &ActionEvent) -> bool {
     )
 }
 
+fn error(call: Option<u64>, message: &str, partial: Option<&str>) -> ActionEvent {
+    ActionEvent::Error {
+        call,
+        message: message.into(),
+        partial: partial.map(v),
+    }
+}
+
+/// Every started call is followed, before anything else about calls, by its
+/// end or an error naming it; calls count from 0 without gaps; only its
+/// own argument events come in between.
+fn assert_every_call_ends(events: &[ActionEvent]) {
+    let mut open: Option<u64> = None;
+    let mut next = 0;
+    for e in events {
+        match e {
+            ActionEvent::ToolCallStart { call, .. } => {
+                assert_eq!(open, None, "{events:?}");
+                assert_eq!(*call, next, "{events:?}");
+                next += 1;
+                open = Some(*call);
+            }
+            ActionEvent::ArgumentDelta { call, .. } | ActionEvent::Argument { call, .. } => {
+                assert_eq!(open, Some(*call), "{events:?}");
+            }
+            ActionEvent::ToolCallEnd { call, .. } => {
+                assert_eq!(open.take(), Some(*call), "{events:?}");
+            }
+            ActionEvent::Error { call, message, .. } => {
+                assert_eq!(*call, open.take(), "{events:?}");
+                assert!(message.contains(" at byte "), "{message}");
+            }
+            _ => assert_eq!(open, None, "{e:?} inside a call: {events:?}"),
+        }
+    }
+    assert_eq!(open, None, "a call never ended: {events:?}");
+}
+
 fn errors(events: &[ActionEvent]) -> Vec<(&str, Option<&Value>)> {
     events
         .iter()
         .filter_map(|e| match e {
-            ActionEvent::Error { message, partial } => Some((message.as_str(), partial.as_ref())),
+            ActionEvent::Error {
+                message, partial, ..
+            } => Some((message.as_str(), partial.as_ref())),
             _ => None,
         })
         .collect()
@@ -591,13 +631,16 @@ fn an_object_without_action_is_plain_json() {
 
 #[test]
 fn invalid_json_in_a_fence_is_an_error_and_its_text_is_kept() {
-    let text = "```json\n{\"action\":\"a\", oops}\n```\nafter";
+    // Nothing was reported about the value before it failed (no `action`
+    // yet): the fence is shown whole, as code. (Once a call has started,
+    // see `invalid_json_in_a_fenced_action_ends_the_call_at_its_stream_offset`.)
+    let text = "```json\n{\"q\":\"a\", oops}\n```\nafter";
     let events = merged(whole(text));
     let errs = errors(&events);
     assert_eq!(errs.len(), 1, "{events:?}");
     assert!(errs[0].0.contains("invalid JSON"), "{}", errs[0].0);
     let shown = all_text(&events);
-    assert!(shown.contains("{\"action\":\"a\", oops}"), "{shown:?}");
+    assert!(shown.contains("{\"q\":\"a\", oops}"), "{shown:?}");
     assert!(shown.ends_with("after"), "{shown:?}");
     assert_chunking_independent(text);
 }
@@ -658,6 +701,264 @@ fn call_numbers_count_actions_across_fences_and_arrays() {
         starts,
         [start(0, "a"), start(1, "b"), start(2, "c"), start(3, "d")]
     );
+}
+
+// ------------------------------------- invalid JSON after a call started
+//
+// Once a call has started (or an array element was reported), the value's
+// text is never given back: an error naming the open call ends it, with the
+// byte offset in the whole input, and the text from the failing byte on is
+// read as prose.
+
+#[test]
+fn a_bare_action_that_turns_invalid_ends_its_call_with_an_error() {
+    let text = "{\"action\":\"x\",\"q\":\"partial\" and then prose}\nmore\n";
+    let expected = [
+        start(0, "x"),
+        delta(0, "q", "partial"),
+        arg(0, "q", r#""partial""#),
+        error(
+            Some(0),
+            "invalid JSON in action 0 (x): expected ',' or '}' after object member, found 'a' at byte 28 (path q)",
+            Some(r#"{"action":"x","q":"partial"}"#),
+        ),
+        prose("and then prose}\nmore\n"),
+    ];
+    assert_eq!(merged(whole(text)), expected);
+    assert_every_call_ends(&expected);
+    assert_chunking_independent(text);
+
+    // The offset counts from the start of the input, not of the object.
+    let text = "Look:\n{\"action\":\"x\",\"q\":\"partial\" and then prose}\nmore\n";
+    let events = merged(whole(text));
+    assert_eq!(events[0], prose("Look:\n"));
+    assert!(
+        errors(&events)[0].0.ends_with("at byte 34 (path q)"),
+        "{events:?}"
+    );
+    assert_chunking_independent(text);
+}
+
+#[test]
+fn a_bare_action_that_looked_like_json_before_its_start_is_prose() {
+    // No call started yet: what looked like JSON is given back as text.
+    let text = "{\"q\":\"partial\" and then prose}\nmore\n";
+    assert_eq!(merged(whole(text)), [prose(text)]);
+    assert_chunking_independent(text);
+}
+
+#[test]
+fn an_array_of_actions_that_turns_invalid_is_not_given_back_as_text() {
+    // The call ended before the array failed: the error names no call, and
+    // the completed action is not printed again as prose. `then` was read
+    // as the start of `true`: the `t` is given back with the rest.
+    let text = "[{\"action\":\"x\",\"q\":1}, then prose]\nmore\n";
+    let expected = [
+        start(0, "x"),
+        arg(0, "q", "1"),
+        end(0, "x", r#"{"q":1}"#),
+        error(
+            None,
+            "invalid JSON: expected 'true', found 'h' at byte 24 (path [1])",
+            Some(r#"[{"action":"x","q":1}]"#),
+        ),
+        prose("then prose]\nmore\n"),
+    ];
+    assert_eq!(merged(whole(text)), expected);
+    assert_every_call_ends(&expected);
+    assert_chunking_independent(text);
+
+    // A call open in the array when it fails is named.
+    let text = "[{\"action\":\"a\"},{\"action\":\"b\",\"q\":1 oops}]";
+    let expected = [
+        start(0, "a"),
+        end(0, "a", "{}"),
+        start(1, "b"),
+        arg(1, "q", "1"),
+        error(
+            Some(1),
+            "invalid JSON in action 1 (b): expected ',' or '}' after object member, found 'o' at byte 36 (path [1].q)",
+            Some(r#"[{"action":"a"},{"action":"b","q":1}]"#),
+        ),
+        prose("oops}]"),
+    ];
+    assert_eq!(merged(whole(text)), expected);
+    assert_chunking_independent(text);
+
+    // An element reported as plain JSON counts as reported too.
+    let text = "[{\"x\":1}, oops]";
+    let events = merged(whole(text));
+    assert_eq!(events[0], ActionEvent::Json(v(r#"{"x":1}"#)));
+    assert_eq!(events.last(), Some(&prose("oops]")));
+    assert_chunking_independent(text);
+}
+
+#[test]
+fn invalid_json_in_a_fenced_action_ends_the_call_at_its_stream_offset() {
+    let text = "Intro\n```json\n{\"action\": \"bad\", \"x\": 1,, oops}\n```\nafter";
+    let expected = [
+        prose("Intro\n"),
+        start(0, "bad"),
+        arg(0, "x", "1"),
+        error(
+            Some(0),
+            "invalid JSON in action 0 (bad): expected a string key after ',' in object, found ',' at byte 39",
+            Some(r#"{"action":"bad","x":1}"#),
+        ),
+        // The rest of the fence is text; its closing fence is not shown, as
+        // its opening was not.
+        prose(", oops}\n\nafter"),
+    ];
+    assert_eq!(merged(whole(text)), expected);
+    assert_every_call_ends(&expected);
+    assert_chunking_independent(text);
+}
+
+#[test]
+fn a_fenced_action_cut_by_its_closing_fence_ends_with_an_error() {
+    let text = "```json\n{\"action\":\"x\",\"q\":1\n```\nafter";
+    let expected = [
+        start(0, "x"),
+        arg(0, "q", "1"),
+        error(
+            Some(0),
+            "invalid JSON in action 0 (x): expected ',' or '}' after object member, found '`' at byte 28 (path q)",
+            Some(r#"{"action":"x","q":1}"#),
+        ),
+        prose("\nafter"),
+    ];
+    assert_eq!(merged(whole(text)), expected);
+    assert_chunking_independent(text);
+}
+
+#[test]
+fn a_literal_or_number_cut_by_the_failure_is_given_back_as_text() {
+    let text = "{\"action\":\"x\",\"q\": nothing}\n";
+    let expected = [
+        start(0, "x"),
+        error(
+            Some(0),
+            "invalid JSON in action 0 (x): expected 'null', found 'o' at byte 20 (path q)",
+            Some(r#"{"action":"x"}"#),
+        ),
+        prose("nothing}\n"),
+    ];
+    assert_eq!(merged(whole(text)), expected);
+    assert_chunking_independent(text);
+
+    // `1.` was read as a number; neither it nor the call's other arguments
+    // are lost or shown twice.
+    let text = "[{\"action\":\"x\",\"n\":[0, 1. First]}]";
+    let expected = [
+        start(0, "x"),
+        arg(0, "n[0]", "0"),
+        error(
+            Some(0),
+            "invalid JSON in action 0 (x): expected a digit, found ' ' at byte 25 (path [0].n[1])",
+            Some(r#"[{"action":"x","n":[0]}]"#),
+        ),
+        prose("1. First]}]"),
+    ];
+    assert_eq!(merged(whole(text)), expected);
+    assert_chunking_independent(text);
+}
+
+#[test]
+fn invalid_json_in_a_fence_before_any_call_gives_the_stream_offset() {
+    let text = "Intro\n```json\n{oops}\n```";
+    assert_eq!(
+        merged(whole(text)),
+        [
+            prose("Intro\n"),
+            error(
+                None,
+                "invalid JSON in fence: expected a string key or '}' after '{', found 'o' at byte 15",
+                None,
+            ),
+            prose("```json\n{oops}\n```"),
+        ]
+    );
+    assert_chunking_independent(text);
+}
+
+#[test]
+fn text_after_the_json_in_a_fence_is_prose_without_the_fences() {
+    for (text, shown) in [
+        (
+            "```json\n{\"action\":\"x\"}\ntrailing words\n```\nafter",
+            "\ntrailing words\n\nafter",
+        ),
+        (
+            "```json\n{\"action\":\"x\"}\n`a` b {\"c\":1}\n```\n",
+            "\n`a` b {\"c\":1}\n\n",
+        ),
+        ("```json\n{\"action\":\"x\"} words```", " words"),
+    ] {
+        let events = merged(whole(text));
+        assert_eq!(
+            events,
+            [start(0, "x"), end(0, "x", "{}"), prose(shown)],
+            "{text:?}"
+        );
+        assert_chunking_independent(text);
+    }
+    // Never closed: the text is kept, and an error says so.
+    let events = merged(whole("```json\n{\"action\":\"x\"}\nwords"));
+    assert_eq!(all_text(&events), "\nwords");
+    assert_eq!(
+        events.last(),
+        Some(&error(None, "code fence never closed at byte 28", None))
+    );
+}
+
+#[test]
+fn error_offsets_count_input_bytes_around_invalid_utf8() {
+    // Each invalid byte becomes a three-byte U+FFFD in the text; offsets
+    // still count the input's bytes.
+    let input: &[u8] = b"\xFF\xFE\n{\"action\":\"x\",,}";
+    let expected = [
+        prose("\u{FFFD}\u{FFFD}\n"),
+        start(0, "x"),
+        error(
+            Some(0),
+            "invalid JSON in action 0 (x): expected a string key after ',' in object, found ',' at byte 17",
+            Some(r#"{"action":"x"}"#),
+        ),
+        prose(",}"),
+    ];
+    assert_eq!(merged(run_bytes(&[input])), expected);
+    let ones: Vec<&[u8]> = input.chunks(1).collect();
+    assert_eq!(merged(run_bytes(&ones)), expected);
+    // A sequence cut by the end counts as its own bytes too.
+    let events = merged(run_bytes(&[b"{\"action\":\"x\"", b"\xE2\x82"]));
+    assert_eq!(
+        errors(&events),
+        [(
+            "invalid JSON in action 0 (x): expected ',' or '}' after object member, found byte 0xef at byte 13 (path action)",
+            Some(&v(r#"{"action":"x"}"#))
+        )]
+    );
+}
+
+#[test]
+fn errors_at_the_end_name_the_open_call_and_the_end_offset() {
+    let events = merged(whole("x\n{\"action\":\"x\",\"q\":\"abc"));
+    assert_eq!(
+        events.last(),
+        Some(&error(
+            Some(0),
+            "action 0 (x) never closed: JSON value never closed at byte 24",
+            Some(r#"{"action":"x","q":"abc"}"#),
+        ))
+    );
+    assert_every_call_ends(&events);
+    // The call ended; the fence did not: no call is named.
+    let events = merged(whole("```json\n{\"action\":\"a\"}\n"));
+    assert_eq!(
+        events.last(),
+        Some(&error(None, "code fence never closed at byte 23", None))
+    );
+    assert_every_call_ends(&events);
 }
 
 // ------------------------------------------------------- property tests
@@ -1073,8 +1374,53 @@ fn check_pieces(stream: &Stream, cuts: &[prop::sample::Index]) -> Result<(), Tes
     Ok(())
 }
 
+/// What may be written into a stream to break it.
+fn gen_damage() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        Just(" oops"),
+        Just(",,"),
+        Just("}"),
+        Just("]"),
+        Just("then"),
+        Just("\n```\n"),
+        Just("`"),
+        Just("\u{0}"),
+        Just("\\é"),
+        Just("1.x"),
+    ]
+}
+
+/// `text` with `damage` written in at a char boundary near `at`.
+fn damaged(text: &str, at: prop::sample::Index, damage: &str) -> String {
+    let mut at = at.index(text.len() + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    format!("{}{damage}{}", &text[..at], &text[at..])
+}
+
 proptest! {
     #![proptest_config(common::config(256))]
+
+    /// Broken JSON anywhere: the events still do not depend on the pieces,
+    /// every started call ends (or an error names it), and errors carry an
+    /// offset.
+    #[test]
+    fn prop_broken_streams_end_every_call_whatever_the_pieces(
+        stream in gen_stream(false),
+        at in any::<prop::sample::Index>(),
+        damage in gen_damage(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..24),
+    ) {
+        let text = damaged(&stream.text, at, damage);
+        let expected = merged(whole(&text));
+        assert_every_call_ends(&expected);
+        let points = cut_points(text.len(), &cuts, |_| true);
+        let bytes = pieces_at(text.as_bytes(), &points);
+        prop_assert_eq!(merged(run_bytes(&bytes)), expected.clone(), "byte pieces {:?}", bytes);
+        let ones: Vec<&[u8]> = text.as_bytes().chunks(1).collect();
+        prop_assert_eq!(merged(run_bytes(&ones)), expected);
+    }
 
     #[test]
     fn prop_action_events_do_not_depend_on_the_pieces(

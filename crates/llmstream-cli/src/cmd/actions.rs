@@ -76,8 +76,16 @@ pub fn event_value(event: &ActionEvent) -> Value {
             m.push("type", Value::from("json"));
             m.push("value", value.clone());
         }
-        ActionEvent::Error { message, partial } => {
+        ActionEvent::Error {
+            call,
+            message,
+            partial,
+        } => {
             m.push("type", Value::from("error"));
+            // Only when the error ends a call that had started.
+            if let Some(call) = call {
+                m.push("call", Value::from(*call));
+            }
             m.push("message", Value::from(message.as_str()));
             if let Some(partial) = partial {
                 m.push("partial", partial.clone());

@@ -5,7 +5,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::json::{Error, EventKind, Number, Options, Parser, Path, PathBuf, Segment, Value};
+use crate::json::{
+    Error, ErrorKind, EventKind, Expected, Limits, Number, Options, Parser, Path, PathBuf, Segment,
+    Value,
+};
 
 /// Finds the JSON "action" objects a model writes in its text — objects
 /// with an `action` member naming a tool, inside ```json (or bare ```)
@@ -22,6 +25,17 @@ use crate::json::{Error, EventKind, Number, Options, Parser, Path, PathBuf, Segm
 ///   [`ActionEvent::Json`], not as a tool call.
 /// - A fence that never closes or an object that never ends is reported at
 ///   [`ActionStream::finish`], with what arrived kept.
+/// - No input is reported twice. JSON that turns out invalid before anything
+///   about it was reported is given back as text (bare) or shown as a code
+///   block (fenced), after an [`ActionEvent::Error`] in the fence case. Once
+///   a call has started (or an element of an array was reported), the
+///   value's text is never given back: an [`ActionEvent::Error`] naming the
+///   call that was open ends it, and the text from the failing byte on is
+///   read as prose (in a fence, up to its closing fence, which is not shown,
+///   as its opening was not).
+/// - Errors give the byte offset in the whole input (an invalid UTF-8
+///   sequence given to [`ActionStream::push_bytes`] counts as its own
+///   bytes, not as its U+FFFD).
 ///
 /// ```
 /// use llmstream::tools::{ActionEvent, ActionStream};
@@ -55,9 +69,22 @@ pub struct ActionStream {
     /// Whether the current JSON is inside a fence.
     fenced: bool,
     parser: Option<Parser>,
-    /// The raw text of the current JSON value (reported as prose if it
-    /// turns out not to be JSON outside a fence).
+    /// The raw text of the current JSON value, while nothing about it has
+    /// been reported (given back as text if it turns out not to be JSON).
     raw: String,
+    /// Bytes of text handed to the mode handlers before the current one's
+    /// input (U+FFFD replacements counted as their three bytes).
+    offset: u64,
+    /// Bytes the U+FFFD replacements of invalid UTF-8 added over the bytes
+    /// they replaced: `offset - widened` is an offset in the input.
+    widened: u64,
+    /// Where the current JSON value began, counted as `offset` is.
+    json_at: u64,
+    /// The run of token bytes (ASCII letters, digits, `+-.`) at the end of
+    /// what the parser took of the current value: when a literal or number
+    /// fails (`t` of `then`, `1.` of `1. First`), its text, which a token
+    /// byte never precedes (at most [`TOKEN_MAX`] bytes are kept).
+    token: String,
     current: Current,
     next_call: u64,
     events: VecDeque<ActionEvent>,
@@ -82,6 +109,10 @@ enum Mode {
     Json,
     /// Inside a fence after a JSON value: more JSON, or the closing fence.
     AfterJson,
+    /// Inside a JSON fence after its JSON, text that is not JSON (or the
+    /// rest of a value that failed after it was reported): shown up to the
+    /// closing fence, which is not shown, as the opening was not.
+    FenceText,
 }
 
 /// The action object being read.
@@ -93,6 +124,13 @@ struct Current {
     call: Option<(u64, String)>,
     /// Argument events that arrived before `action`.
     held: Vec<ActionEvent>,
+    /// Whether an event about this value was reported (a call start, or an
+    /// array element as [`ActionEvent::Json`]): its text is then never
+    /// given back.
+    reported: bool,
+    /// Bytes of the open string's text already given in deltas: the
+    /// deltas of one string follow each other, so any other event resets it.
+    streamed: usize,
 }
 
 /// What an [`ActionStream`] reports.
@@ -137,9 +175,13 @@ pub enum ActionEvent {
     },
     /// A JSON value that is not an action (no `action` string member).
     Json(Value),
-    /// Invalid JSON in a fence, or a fence or object that never closed.
+    /// Invalid JSON in a fence or in a value already reported on, or a
+    /// fence or object that never closed.
     Error {
-        /// What went wrong, and where.
+        /// The call this error ends: the action that had started and not
+        /// ended (it gets no [`ActionEvent::ToolCallEnd`]).
+        call: Option<u64>,
+        /// What went wrong, and where (`at byte N`, in the whole input).
         message: String,
         /// What had arrived of an unfinished value.
         partial: Option<Value>,
@@ -164,6 +206,14 @@ fn is_json_info(info: &str) -> bool {
 /// The longest fence info string considered; longer means it was not one.
 const MAX_INFO: usize = 64;
 
+/// The longest number the parser accepts, so the longest token kept.
+const TOKEN_MAX: usize = Limits::new().max_number_bytes;
+
+/// Whether a byte may be part of a literal or number.
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
 impl ActionStream {
     /// A stream at the start of the model's text.
     pub fn new() -> Self {
@@ -178,6 +228,10 @@ impl ActionStream {
             fenced: false,
             parser: None,
             raw: String::new(),
+            offset: 0,
+            widened: 0,
+            json_at: 0,
+            token: String::new(),
             current: Current::default(),
             next_call: 0,
             events: VecDeque::new(),
@@ -192,6 +246,7 @@ impl ActionStream {
 
     /// Feeds the next piece of model text.
     pub fn push(&mut self, input: &str) {
+        let base = self.offset;
         let mut i = 0;
         while i < input.len() {
             // Every handler returns a length ending on a character boundary;
@@ -199,15 +254,25 @@ impl ActionStream {
             let Some(rest) = input.get(i..) else {
                 break;
             };
+            self.offset = base + i as u64;
             i += match self.mode {
-                Mode::Prose | Mode::CodeFence => self.prose(rest),
+                Mode::Prose | Mode::CodeFence | Mode::FenceText => self.prose(rest),
                 Mode::FenceInfo => self.fence_info(rest),
                 Mode::FenceBody | Mode::AfterJson => self.fence_body(rest),
                 Mode::Bracket => self.bracket(rest),
                 Mode::Json => self.json(rest),
             };
         }
+        self.offset = base + input.len() as u64;
         self.flush_text();
+    }
+
+    /// Pushes a U+FFFD standing for `replaced` bytes of invalid UTF-8.
+    fn push_replacement(&mut self, replaced: usize) {
+        self.push("\u{FFFD}");
+        // Offsets count the input's bytes: an error at the U+FFFD itself
+        // was reported above, with the bytes before it counted right.
+        self.widened += 3u64.saturating_sub(replaced as u64);
     }
 
     /// Feeds bytes: a UTF-8 sequence cut by the end of a piece waits for the
@@ -232,7 +297,7 @@ impl ActionStream {
                     self.push(&text);
                     match e.error_len() {
                         Some(n) => {
-                            self.push("\u{FFFD}");
+                            self.push_replacement(n);
                             start += valid + n;
                         }
                         None => {
@@ -248,8 +313,9 @@ impl ActionStream {
     /// The text ended: reports an unclosed fence or unfinished object.
     pub fn finish(&mut self) {
         if !self.utf8.is_empty() {
+            let cut = self.utf8.len();
             self.utf8.clear();
-            self.push("\u{FFFD}");
+            self.push_replacement(cut);
         }
         if self.ticks >= 3 {
             let ticks = core::mem::take(&mut self.ticks);
@@ -273,30 +339,45 @@ impl ActionStream {
             Mode::FenceBody => self.show_fence_opening(),
             _ => {}
         }
+        let end = self.input_offset(self.offset);
         if self.mode == Mode::Json {
             let mut partial = None;
-            let mut message = String::from("JSON value never closed");
+            let mut message = format!("JSON value never closed at byte {end}");
             if let Some(parser) = self.parser.as_mut() {
                 match parser.end_partial() {
                     Ok(value) => partial = value,
-                    Err(e) => message = format!("invalid JSON: {e}"),
+                    Err(e) => {
+                        let at = self.json_at + e.offset();
+                        message = format!("invalid JSON: {}", describe(&e, self.input_offset(at)));
+                    }
                 }
             }
-            if let Some((call, name)) = &self.current.call {
+            let call = self.current.call.take();
+            if let Some((call, name)) = &call {
                 message = format!("action {call} ({name}) never closed: {message}");
             }
-            self.events
-                .push_back(ActionEvent::Error { message, partial });
+            self.events.push_back(ActionEvent::Error {
+                call: call.map(|(call, _)| call),
+                message,
+                partial,
+            });
             self.parser = None;
         } else if self.mode != Mode::Prose {
-            let message = String::from("code fence never closed");
             self.events.push_back(ActionEvent::Error {
-                message,
+                call: None,
+                message: format!("code fence never closed at byte {end}"),
                 partial: None,
             });
         }
         self.mode = Mode::Prose;
         self.flush_text();
+    }
+
+    /// `at`, counted as [`ActionStream::offset`] is, as an offset in the
+    /// input. The U+FFFDs counted in `widened` lie before `at`: an error is
+    /// found as its byte is pushed, before any later replacement.
+    fn input_offset(&self, at: u64) -> u64 {
+        at.saturating_sub(self.widened)
     }
 
     fn flush_text(&mut self) {
@@ -395,6 +476,8 @@ impl ActionStream {
             b'{' => {
                 let bracket = core::mem::take(&mut self.bracket);
                 self.start_json(false);
+                // The value began at the `[`.
+                self.json_at = self.offset.saturating_sub(bracket.len() as u64);
                 // The parser takes the whole `[` and whitespace (it cannot
                 // complete on them); then the `{` is read in JSON mode.
                 let _ = self.json(&bracket);
@@ -413,7 +496,7 @@ impl ActionStream {
     /// Prose (or the content of a code fence): up to the next byte that may
     /// change the mode.
     fn prose(&mut self, rest: &str) -> usize {
-        let code = self.mode == Mode::CodeFence;
+        let code = matches!(self.mode, Mode::CodeFence | Mode::FenceText);
         let bytes = rest.as_bytes();
         let Some(&first) = bytes.first() else {
             return 0;
@@ -517,15 +600,18 @@ impl ActionStream {
         }
     }
 
-    /// The fence turned out to hold something other than JSON: show it.
+    /// The fence turned out to hold something other than JSON: before any
+    /// JSON, it is code and shown whole; after JSON, the rest is text and
+    /// the closing fence is hidden like the opening.
     fn become_code_fence(&mut self) {
         if self.mode == Mode::FenceBody {
             self.show_fence_opening();
+            self.mode = Mode::CodeFence;
         } else {
             let ws = core::mem::take(&mut self.fence_ws);
             self.text.push_str(&ws);
+            self.mode = Mode::FenceText;
         }
-        self.mode = Mode::CodeFence;
     }
 
     fn start_json(&mut self, fenced: bool) {
@@ -536,6 +622,8 @@ impl ActionStream {
         self.raw.clear();
         self.current = Current::default();
         self.fenced = fenced;
+        self.json_at = self.offset;
+        self.token.clear();
         self.mode = Mode::Json;
     }
 
@@ -565,21 +653,54 @@ impl ActionStream {
             used -= 1;
         }
         drop(feed);
-        self.raw.push_str(rest.get(..used).unwrap_or(""));
-        let root = parser.snapshot().cloned();
+        let took = rest.as_bytes().get(..used).unwrap_or(&[]);
+        // Token bytes are ASCII: the run starts on a character boundary.
+        let run = match took.iter().rposition(|&b| !is_token_byte(b)) {
+            Some(p) => {
+                self.token.clear();
+                p + 1
+            }
+            None => 0,
+        };
+        self.token.push_str(rest.get(run..used).unwrap_or(""));
+        if self.token.len() > TOKEN_MAX {
+            // Longer than any number the parser accepts: not one.
+            self.token.clear();
+        }
         for item in found {
-            self.handle(item, root.as_ref());
+            self.handle(item, parser.snapshot());
+        }
+        if self.current.reported {
+            // Reported on: its text is never given back, so not kept.
+            self.raw.clear();
+        } else {
+            self.raw.push_str(rest.get(..used).unwrap_or(""));
         }
         if let Some(e) = error {
-            // Outside a fence, what looked like JSON was prose after all.
-            if self.fenced {
+            let at = self.input_offset(self.json_at + e.offset());
+            if self.current.reported {
+                // The parser gives a string's text at the end of each piece;
+                // text of a string that failed inside this piece is given
+                // here, so that the deltas do not depend on the pieces.
+                if let Some(text) = unstreamed(&e, parser.snapshot(), self.current.streamed) {
+                    let found = Found {
+                        path: e.path().clone(),
+                        kind: FoundKind::Delta(String::from(text)),
+                    };
+                    self.handle(found, parser.snapshot());
+                }
+                self.fail(&e, at, parser.snapshot().cloned());
+            } else if self.fenced {
+                // Nothing reported yet: the fence is shown as code.
                 self.events.push_back(ActionEvent::Error {
-                    message: format!("invalid JSON in fence: {e}"),
+                    call: None,
+                    message: format!("invalid JSON in fence: {}", describe(&e, at)),
                     partial: None,
                 });
                 self.show_fence_opening();
                 self.mode = Mode::CodeFence;
             } else {
+                // Outside a fence, what looked like JSON was prose after all.
                 self.mode = Mode::Prose;
                 self.line_start = false;
             }
@@ -610,9 +731,63 @@ impl ActionStream {
         used
     }
 
+    /// A value already reported on turned out invalid at input offset `at`:
+    /// an error ends the open call, if any, and the text from the failing
+    /// byte on is read as prose (in a fence, up to its closing fence).
+    fn fail(&mut self, e: &Error, at: u64, mut partial: Option<Value>) {
+        // A literal or number cut by the failure (`then` read as `true`,
+        // `1.` of `1. First`) was prose: it leaves the partial value (where
+        // only a literal shows) and is given back as text.
+        let cut = match e.kind() {
+            ErrorKind::Unexpected {
+                expected: Expected::Literal(_),
+                ..
+            } => {
+                if let Some(partial) = partial.as_mut() {
+                    drop_last(partial, e.path().segments());
+                }
+                true
+            }
+            ErrorKind::Unexpected {
+                expected: Expected::Digit,
+                ..
+            }
+            | ErrorKind::LeadingZero => true,
+            _ => false,
+        };
+        let call = self.current.call.take();
+        let message = match &call {
+            Some((call, name)) => format!(
+                "invalid JSON in action {call} ({name}): {}",
+                describe(e, at)
+            ),
+            None => format!("invalid JSON: {}", describe(e, at)),
+        };
+        self.events.push_back(ActionEvent::Error {
+            call: call.map(|(call, _)| call),
+            message,
+            partial,
+        });
+        if self.fenced {
+            self.fence_ws.clear();
+            self.mode = Mode::FenceText;
+        } else {
+            self.mode = Mode::Prose;
+        }
+        self.line_start = false;
+        if cut {
+            let token = core::mem::take(&mut self.token);
+            self.text.push_str(&token);
+        }
+    }
+
     /// Acts on one JSON event, with the snapshot as of the end of its piece.
     fn handle(&mut self, item: Found, root: Option<&Value>) {
         let Found { path, kind } = item;
+        match &kind {
+            FoundKind::Delta(text) => self.current.streamed += text.len(),
+            _ => self.current.streamed = 0,
+        }
         let depth = path.segments().len();
         if depth == 0 {
             match kind {
@@ -653,6 +828,7 @@ impl ActionStream {
                         name: name.clone(),
                     });
                     self.current.call = Some((call, name));
+                    self.current.reported = true;
                     let held = core::mem::take(&mut self.current.held);
                     for mut event in held {
                         set_call(&mut event, call);
@@ -708,8 +884,75 @@ impl ActionStream {
                 });
             }
             (_, Some(value)) => self.events.push_back(ActionEvent::Json(value)),
-            (_, None) => {}
+            (_, None) => return,
         }
+        self.current.reported = true;
+    }
+}
+
+/// A parser error with its offset replaced by `at`, the offset in the whole
+/// input: `<what> at byte <at>`, and the path in the value where there is one.
+fn describe(e: &Error, at: u64) -> String {
+    let path = e.path();
+    if path.segments().is_empty() {
+        format!("{} at byte {at}", e.kind())
+    } else {
+        format!("{} at byte {at} (path {path})", e.kind())
+    }
+}
+
+/// The text of the string value `e` was found in that its deltas have not
+/// given yet (`streamed` bytes were), if `e` is inside a string value (the
+/// error of a key gives the object's path, not a string's).
+fn unstreamed<'v>(e: &Error, root: Option<&'v Value>, streamed: usize) -> Option<&'v str> {
+    let in_string = matches!(
+        e.kind(),
+        ErrorKind::InvalidEscape { .. }
+            | ErrorKind::LoneHighSurrogate { .. }
+            | ErrorKind::LoneLowSurrogate
+            | ErrorKind::ControlCharacter { .. }
+            | ErrorKind::InvalidUtf8
+            | ErrorKind::StringLimit { .. }
+            | ErrorKind::Unexpected {
+                expected: Expected::StringEnd | Expected::HexDigit | Expected::LowSurrogate,
+                ..
+            }
+    );
+    if !in_string {
+        return None;
+    }
+    match root?.at(e.path().as_path())? {
+        Value::String(text) => text.get(streamed..).filter(|rest| !rest.is_empty()),
+        _ => None,
+    }
+}
+
+/// Removes the value at `path` from `root`, where it is the last member of
+/// its container (the value being parsed when the parser failed).
+fn drop_last(root: &mut Value, path: &[Segment]) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut at = root;
+    for segment in parents {
+        let next = match (at, segment) {
+            (Value::Array(items), Segment::Index(i)) => items.get_mut(*i),
+            (Value::Object(map), Segment::Key(key)) => map.get_mut(key),
+            _ => None,
+        };
+        let Some(next) = next else {
+            return;
+        };
+        at = next;
+    }
+    match (at, last) {
+        (Value::Array(items), Segment::Index(_)) => {
+            items.pop();
+        }
+        (Value::Object(map), Segment::Key(key)) => {
+            map.remove(key);
+        }
+        _ => {}
     }
 }
 
