@@ -345,3 +345,23 @@ fn every_prefix_of_a_document_repairs() {
         }
     }
 }
+
+/// After an error inside a number, the best-effort value is the snapshot,
+/// wherever the input was cut: the parser reads a number in place and
+/// keeps only the part earlier pieces brought, so adding "the cut number"
+/// gave `[-1]`, `[-10]` or `[-100]` by the cuts.
+#[test]
+fn partial_value_after_an_error_in_a_number_does_not_depend_on_the_cuts() {
+    for text in ["[-100. ", "[12e ]", "[1.5e+ ]", "[0x", r#"{"a":-x"#] {
+        let bytes = text.as_bytes();
+        let mut values = std::collections::BTreeSet::new();
+        for cut in 0..=bytes.len() {
+            let mut parser = llmstream::json::Parser::new();
+            let first = parser.push(&bytes[..cut]);
+            let second = parser.push(&bytes[cut..]);
+            assert!(first.is_err() || second.is_err(), "{text:?} is invalid");
+            values.insert(parser.partial_value().map(|v| v.to_json()));
+        }
+        assert_eq!(values.len(), 1, "{text:?}: {values:?}");
+    }
+}

@@ -538,12 +538,21 @@ impl Parser {
     /// The best-effort value of what was fed, as if the document ended here:
     /// the snapshot plus a number cut short, kept as its longest valid
     /// prefix (`12`, `1.`→`1`, `1e`→`1`; a lone `-` is dropped). This is
-    /// what [`repair`](super::repair) returns.
+    /// what [`repair`](super::repair) returns. After an error (other than
+    /// the input ending) it is the snapshot: a number the error cut short
+    /// is not the prefix of anything valid.
     pub fn partial_value(&self) -> Option<Value> {
         self.with_cut_number(self.root.get().cloned())
     }
 
     fn with_cut_number(&self, mut root: Option<Value>) -> Option<Value> {
+        // Failed inside a number, the parser holds only the part of it that
+        // came in earlier pieces (the rest was read in place): taking it
+        // would make the value depend on the cuts. (Ending inside one is
+        // the case this is for.)
+        if self.error.as_deref().is_some_and(|e| !e.is_incomplete()) {
+            return root;
+        }
         if let State::Number(_) = self.state {
             if !self.number_shown {
                 if let Some(n) = number_prefix(&self.number) {
