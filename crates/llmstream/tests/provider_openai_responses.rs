@@ -427,6 +427,9 @@ fn synthetic_arguments_from_done_only() {
     assert!(errors(&o).is_empty(), "{:?}", errors(&o));
     assert_eq!(o.message.error, None);
     assert_finish(&o, "completed", FinishReason::ToolCalls);
+    // Only tool calls, no message item to carry a role: still the
+    // assistant's reply.
+    assert_eq!(o.choice().role.as_deref(), Some("assistant"));
 }
 
 #[test]

@@ -9,8 +9,9 @@
 //!   them, one per chunk). The first role sent wins.
 //! - `delta.content`, `delta.refusal` and the `logprobs.content` /
 //!   `logprobs.refusal` arrays are appended. Reasoning that some gateways
-//!   stream as `delta.reasoning_content` (DeepSeek) or `delta.reasoning`
-//!   (OpenRouter) is appended as reasoning.
+//!   stream as `delta.reasoning_content` (DeepSeek, vLLM before 0.16) or
+//!   `delta.reasoning` (OpenRouter, later vLLM) is appended as reasoning;
+//!   a delta that has both (vLLM between the two) counts once.
 //! - Tool calls are keyed by their own `index` — never by position, so a
 //!   first call at index 1 (Anthropic's endpoint puts text in slot 0) works
 //!   where openai-python raises `IndexError`. `id`, `type` and `name` are
@@ -134,10 +135,13 @@ impl Accumulator {
         if let Some(role) = get_str(delta, "role") {
             self.builder.role(choice, role);
         }
-        for key in ["reasoning_content", "reasoning"] {
-            if let Some(text) = get_str(delta, key) {
-                self.builder.reasoning(choice, text);
-            }
+        // One or the other: vLLM builds between the two names send the same
+        // text under both, and appending both doubled it.
+        let reasoning = ["reasoning_content", "reasoning"]
+            .into_iter()
+            .find_map(|key| get_str(delta, key).filter(|text| !text.is_empty()));
+        if let Some(text) = reasoning {
+            self.builder.reasoning(choice, text);
         }
         if let Some(text) = get_str(delta, "content") {
             self.builder.text(choice, text);
@@ -515,6 +519,16 @@ mod tests {
         let error = acc.message().error.as_ref().unwrap();
         assert_eq!(error.message, "Overloaded");
         assert_eq!(error.kind.as_deref(), Some("overloaded_error"));
+    }
+
+    #[test]
+    fn reasoning_under_both_names_counts_once() {
+        let acc = run(&[
+            r#"{"choices":[{"index":0,"delta":{"reasoning_content":"Think","reasoning":"Think"}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"reasoning":" more"}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"reasoning_content":"","reasoning":"!"}}]}"#,
+        ]);
+        assert_eq!(acc.message().choice().unwrap().reasoning, "Think more!");
     }
 
     #[test]

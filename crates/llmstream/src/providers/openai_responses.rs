@@ -345,7 +345,13 @@ impl Accumulator {
         let key = self.key(payload)?;
         self.ensure_started();
         self.response.has_items = true;
-        Some((key, payload.get("item")?))
+        let item = payload.get("item")?;
+        // Every output item is the model's: a reply that only calls a tool
+        // (no `message` item to carry a role) is the assistant's too.
+        if get_str(item, "type") != Some("message") {
+            self.builder.role(CHOICE, "assistant");
+        }
+        Some((key, item))
     }
 
     fn item_added<'v>(&mut self, payload: impl View<'v>) {
