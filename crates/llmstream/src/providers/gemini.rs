@@ -645,6 +645,26 @@ mod tests {
         Seg::Key(String::from(k))
     }
 
+    /// Candidates finish one by one: one that first shows up after the
+    /// others finished makes the message incomplete until it finishes.
+    #[test]
+    fn a_candidate_that_starts_after_the_others_finished_reopens_the_message() {
+        use crate::providers::Accumulator as _;
+        let mut acc = Accumulator::new();
+        let mut push = |line: &str| {
+            acc.push("message", &crate::json::parse(line.as_bytes()).unwrap());
+            acc.message().complete
+        };
+        let text = |index: u64, finish: &str| {
+            alloc::format!(
+                r#"{{"candidates":[{{"index":{index},"content":{{"role":"model","parts":[{{"text":"x"}}]}}{finish}}}]}}"#
+            )
+        };
+        assert!(push(&text(0, r#","finishReason":"STOP""#)));
+        assert!(!push(&text(1, "")), "candidate 1 has not finished");
+        assert!(push(&text(1, r#","finishReason":"MAX_TOKENS""#)));
+    }
+
     #[test]
     fn json_paths() {
         assert_eq!(
