@@ -10,6 +10,10 @@
 //! Strict RFC 8259 by default; leniency is opt-in through [`Options`].
 //! Incomplete is not invalid: `{"a": "he` is a prefix of many documents and
 //! waits for more, while `[1 2` is an error at byte 3, at once.
+//!
+//! A byte order mark before the value is an error, as in serde_json: RFC
+//! 8259 forbids sending one and lets a parser either ignore or reject it.
+//! A source that adds one (some Windows tools) needs it stripped first.
 
 mod error;
 mod event;
