@@ -169,6 +169,25 @@ fn short_tuples_are_padded() {
     assert_eq!(pairs, [(1, "a".to_string()), (2, String::new())]);
 }
 
+/// A type that holds itself through a `Box` in a tuple cannot be padded
+/// to the end: an error, not a stack overflow.
+#[test]
+fn a_tuple_that_holds_itself_is_an_error_not_an_overflow() {
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Chain(String, Box<Chain>);
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Node {
+        name: String,
+        pair: (u8, Box<Node>),
+    }
+    let value = llmstream::json::parse(br#"["a"]"#).unwrap();
+    assert!(from_partial::<Chain>(&value).is_err());
+    let value = llmstream::json::parse(br#"{"name":"a"}"#).unwrap();
+    assert!(from_partial::<Node>(&value).is_err());
+}
+
 #[test]
 fn an_unreadable_last_element_on_the_growing_edge_is_dropped() {
     #[derive(Debug, PartialEq, Deserialize)]

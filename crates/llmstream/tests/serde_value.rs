@@ -37,11 +37,15 @@ fn serialize_keeps_member_order_and_duplicates() {
 
 #[test]
 fn numbers_serialize_as_best_fitting_primitive() {
-    // Integers in range are exact; the rest are the nearest f64.
-    let value = v("[1, -1, 18446744073709551615, 123456789012345678901234567890, 2.50]");
+    // Integers up to 128 bits are exact; the rest are the nearest f64.
+    let value = v(
+        "[1, -1, 18446744073709551615, 123456789012345678901234567890, \
+         -123456789012345678901234567890, 1234567890123456789012345678901234567890, 2.50]",
+    );
     assert_eq!(
         serde_json::to_string(&value).unwrap(),
-        "[1,-1,18446744073709551615,1.2345678901234568e+29,2.5]"
+        "[1,-1,18446744073709551615,123456789012345678901234567890,\
+         -123456789012345678901234567890,1.2345678901234568e+39,2.5]"
     );
 }
 
@@ -169,9 +173,31 @@ fn from_value_errors_name_the_path() {
 fn value_itself_through_from_value() {
     let value = v(EVERYTHING);
     let copy: Value = from_value(&value).unwrap();
-    // Equal up to number spelling (big integers go through f64 on this path).
-    assert_eq!(copy.get("s"), value.get("s"));
-    assert_eq!(copy.get("shapes"), value.get("shapes"));
+    assert_eq!(copy, value);
+    // Numbers keep their text exactly, however long or precise, in a
+    // `Value`, in a `Number` and in a field of either type.
+    let exact = v(r#"{"n":12345678901234567890123,"p":1.10,"x":1e400,"z":-0,"e":[2E-3]}"#);
+    assert_eq!(
+        from_value::<Value>(&exact).unwrap().to_json(),
+        exact.to_json()
+    );
+    let n: Number = from_value(exact.get("p").unwrap()).unwrap();
+    assert_eq!(n.as_str(), "1.10");
+    #[derive(Deserialize)]
+    struct Call {
+        x: Number,
+        e: Value,
+    }
+    let call: Call = from_value(&exact).unwrap();
+    assert_eq!(
+        (call.x.as_str(), call.e.to_json().as_str()),
+        ("1e400", "[2E-3]")
+    );
+    // A float target out of its range is an error, as in serde_json.
+    let error = from_value::<f64>(exact.get("x").unwrap()).unwrap_err();
+    assert!(error.to_string().contains("out of range"), "{error}");
+    assert!(from_value::<f32>(&v("1e40")).is_err());
+    assert_eq!(from_value::<f32>(&v("1.5")).unwrap(), 1.5);
     let s: serde_json::Value = from_value(&value).unwrap();
     assert_eq!(s["int_keys"]["10"], "ten");
 }

@@ -42,6 +42,14 @@ impl Serialize for Number {
             if let Ok(n) = text.parse::<i64>() {
                 return serializer.serialize_i64(n);
             }
+            // Exact in a format that takes 128-bit integers (serde_json
+            // does); one that does not says so.
+            if let Ok(n) = text.parse::<u128>() {
+                return serializer.serialize_u128(n);
+            }
+            if let Ok(n) = text.parse::<i128>() {
+                return serializer.serialize_i128(n);
+            }
         }
         // A valid JSON number always parses as an f64 (huge ones as ±∞,
         // which serde_json writes as `null`).
@@ -95,6 +103,13 @@ impl Serialize for Value {
 /// The key serde_json uses to pass a number's text through (its
 /// `arbitrary_precision` feature); accepted so such numbers stay exact.
 const SERDE_JSON_NUMBER: &str = "$serde_json::private::Number";
+
+/// The newtype name [`Value`]'s `Deserialize` asks for: other formats see
+/// an ordinary newtype (and hand over what they have), while reading out of
+/// one of our values, it says the target is a `Value` too, which then
+/// gets every number's text exactly (`1.10`, `1e400`, 30-digit integers),
+/// where `deserialize_any` can only offer an `f64` or a 64-bit integer.
+const VALUE_TOKEN: &str = "$llmstream::private::Value";
 
 fn number_from_f64<E: de::Error>(f: f64) -> Result<Number, E> {
     if !f.is_finite() {
@@ -156,7 +171,8 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Value::deserialize(d)
     }
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Value::deserialize(d)
+        // Not `Value::deserialize`: it would ask for the newtype again.
+        d.deserialize_any(ValueVisitor)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
@@ -187,7 +203,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
 /// and serde_json's `arbitrary_precision` numbers exactly as written.
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(ValueVisitor)
+        deserializer.deserialize_newtype_struct(VALUE_TOKEN, ValueVisitor)
     }
 }
 
@@ -479,6 +495,15 @@ impl<'de> De<'de> {
     }
 }
 
+/// A number too large for the float type asked for: an error, as
+/// serde_json's, rather than an infinity the text never said.
+fn out_of_range(n: &Number, float: &str) -> DeError {
+    de::Error::custom(alloc::format!(
+        "number {} out of range of {float}",
+        n.as_str()
+    ))
+}
+
 fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value, DeError> {
     if n.is_integer() {
         if let Some(u) = n.as_u64() {
@@ -529,18 +554,27 @@ impl<'de> Deserializer<'de> for De<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        visitor.visit_newtype_struct(self)
+        match (name, self.value) {
+            // A `Value` read out of a value: the number's text, exactly
+            // (see `VALUE_TOKEN`); containers go on through `deserialize_any`,
+            // whose elements ask for `Value` again.
+            (VALUE_TOKEN, Value::Number(n)) => visitor.visit_map(de::value::MapDeserializer::new(
+                core::iter::once((SERDE_JSON_NUMBER, n.as_str())),
+            )),
+            (VALUE_TOKEN, _) => self.deserialize_any(visitor),
+            _ => visitor.visit_newtype_struct(self),
+        }
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         match self.value {
             // Straight from the text: no double rounding through f64.
             Value::Number(n) => match n.as_str().parse::<f32>() {
-                Ok(f) => visitor.visit_f32(f),
-                Err(_) => Err(self.invalid_type(&visitor)),
+                Ok(f) if f.is_finite() => visitor.visit_f32(f),
+                _ => Err(out_of_range(n, "f32")),
             },
             _ => self.deserialize_any(visitor),
         }
@@ -549,8 +583,8 @@ impl<'de> Deserializer<'de> for De<'de> {
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         match self.value {
             Value::Number(n) => match n.as_f64() {
-                Some(f) => visitor.visit_f64(f),
-                None => Err(self.invalid_type(&visitor)),
+                Some(f) if f.is_finite() => visitor.visit_f64(f),
+                _ => Err(out_of_range(n, "f64")),
             },
             _ => self.deserialize_any(visitor),
         }
@@ -646,9 +680,23 @@ fn visit_array<'de, V: Visitor<'de>>(
     mode: Mode,
     visitor: V,
 ) -> Result<V::Value, DeError> {
+    visit_array_at(items, tuple_len, mode, 0, visitor)
+}
+
+/// [`visit_array`] for an array `empty_depth` empty values deep (its
+/// padding elements one deeper): a tuple that holds itself through a `Box`
+/// would otherwise pad forever.
+fn visit_array_at<'de, V: Visitor<'de>>(
+    items: &'de [Value],
+    tuple_len: Option<usize>,
+    mode: Mode,
+    empty_depth: usize,
+    visitor: V,
+) -> Result<V::Value, DeError> {
     let mut seq = Seq {
         items,
         index: 0,
+        empty_depth,
         pad_to: if mode.partial {
             tuple_len.unwrap_or(0)
         } else {
@@ -672,6 +720,8 @@ struct Seq<'de> {
     index: usize,
     /// In partial mode, the length a tuple is padded to with empty values.
     pad_to: usize,
+    /// How many empty values this array lies in (see `MAX_EMPTY_DEPTH`).
+    empty_depth: usize,
     mode: Mode,
     /// A trailing element on the growing edge could not be read yet and
     /// was dropped.
@@ -714,7 +764,7 @@ impl<'de> SeqAccess<'de> for &mut Seq<'de> {
             return seed
                 .deserialize(Empty {
                     field: "",
-                    depth: 0,
+                    depth: self.empty_depth,
                 })
                 .map(Some)
                 .map_err(|e| e.at(Segment::Index(index)));
@@ -939,8 +989,8 @@ struct Empty {
     depth: usize,
 }
 
-/// How many empty structs may nest (a type can only contain itself
-/// directly through a `Box`, which no finite JSON can fill anyway).
+/// How many empty structs and tuples may nest (a type can only contain
+/// itself directly through a `Box`, which no finite JSON can fill anyway).
 const MAX_EMPTY_DEPTH: usize = 64;
 
 impl Empty {
@@ -1038,7 +1088,10 @@ impl<'de> Deserializer<'de> for Empty {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        visit_array(&[], Some(len), PARTIAL_INNER, visitor)
+        if self.depth >= MAX_EMPTY_DEPTH {
+            return Err(self.missing());
+        }
+        visit_array_at(&[], Some(len), PARTIAL_INNER, self.depth + 1, visitor)
     }
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
