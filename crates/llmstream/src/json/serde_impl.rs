@@ -348,7 +348,12 @@ pub fn from_value<'de, T: Deserialize<'de>>(value: &'de Value) -> Result<T, DeEr
 ///   missing. (These values are supplied by the deserializer, so a field's
 ///   own `#[serde(default = "…")]` is not consulted for a missing field,
 ///   and a field with a `#[serde(alias)]` cannot be filled: give such a
-///   field the type `Option<T>`.)
+///   field the type `Option<T>`.) Nor can the fields of an internally or
+///   adjacently tagged or untagged enum, or of a `#[serde(flatten)]`
+///   field: serde reads those through a buffer that does not say which
+///   fields it wants, so a missing one is an error until it arrives (and
+///   an array element of such a type is dropped until then, as below). Give
+///   their fields `#[serde(default)]` or the type `Option<T>`.
 /// - **A tuple shorter than its type is padded** with the same empty values.
 /// - **The last element of an array on the growing edge of the document**
 ///   (the last element of the last element of …, from the root) is dropped
@@ -363,7 +368,9 @@ pub fn from_value<'de, T: Deserialize<'de>>(value: &'de Value) -> Result<T, DeEr
 /// Numbers that may still grow are not in a snapshot at all (it never
 /// shows `12` on its way to `1234`), so a numeric field is missing, then
 /// final. Once the stream has ended, read the final value with
-/// [`from_value`], which checks everything strictly.
+/// [`from_value`], which checks everything strictly: `from_partial` cannot
+/// tell a finished document from a growing one, and still drops a last
+/// element it cannot read.
 ///
 /// ```
 /// use llmstream::json::{from_partial, Parser};
