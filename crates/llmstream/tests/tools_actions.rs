@@ -210,6 +210,26 @@ fn action_first_then_arguments() {
     );
 }
 
+/// A completed argument container is reported with its own value, even
+/// when a member with the same key follows it in the same piece.
+#[test]
+fn a_completed_argument_is_its_own_value_among_duplicate_keys() {
+    let text = "```json\n{\"action\":\"f\",\"a\":[1],\"a\":[2]}\n```";
+    let events = merged(whole(text));
+    assert_eq!(
+        events,
+        [
+            start(0, "f"),
+            arg(0, "a[0]", "1"),
+            arg(0, "a", "[1]"),
+            arg(0, "a[0]", "2"),
+            arg(0, "a", "[2]"),
+            end(0, "f", r#"{"a":[1],"a":[2]}"#),
+        ]
+    );
+    assert_chunking_independent(text);
+}
+
 #[test]
 fn action_between_arguments_replays_held_members_in_order() {
     let events = merged(whole(

@@ -597,3 +597,36 @@ fn a_builder_holds_a_calls_argument_text_once() {
         assert_eq!(call.arguments, Some(v(expected)), "{text}");
     }
 }
+
+/// A container completes with its own value, even when a member with the
+/// same key follows it in the same fragment (RFC 8259 allows duplicates):
+/// the same events whatever the cuts.
+#[test]
+fn a_completed_container_is_its_own_value_among_duplicate_keys() {
+    let text = r#"{"a":[1],"a":2,"b":{"x":{"k":1},"x":{"k":2}}}"#;
+    let expected: Vec<(String, String)> = [
+        ("a[0]", "1"),
+        ("a", "[1]"),
+        ("a", "2"),
+        ("b.x.k", "1"),
+        ("b.x", r#"{"k":1}"#),
+        ("b.x.k", "2"),
+        ("b.x", r#"{"k":2}"#),
+        ("b", r#"{"x":{"k":1},"x":{"k":2}}"#),
+    ]
+    .iter()
+    .map(|(p, v)| (p.to_string(), v.to_string()))
+    .collect();
+    for cut in 0..=text.len() {
+        let mut stream = ArgumentStream::json();
+        let mut values = Vec::new();
+        let mut on = |event| {
+            if let ArgumentEvent::Value { path, value } = event {
+                values.push((path.to_string(), value.to_json()));
+            }
+        };
+        stream.push(&text[..cut], &mut on);
+        stream.push(&text[cut..], &mut on);
+        assert_eq!(values, expected, "cut at {cut}");
+    }
+}

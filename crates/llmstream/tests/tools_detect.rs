@@ -304,3 +304,37 @@ proptest! {
         prop_assert_eq!(merged(run(&ones).0), whole);
     }
 }
+
+/// A container under `arguments` is reported with its own value, not the
+/// one at the same path under `input`, nor a later duplicate's, however
+/// the object is cut.
+#[test]
+fn containers_are_reported_with_their_own_value() {
+    let text = br#"{"input":{"k":[2]},"arguments":{"k":[1]},"input":{"k":[3],"k":[4]}}"#;
+    for cut in 0..=text.len() {
+        let (events, ok) = run(&[&text[..cut], &text[cut..]]);
+        assert!(ok);
+        let containers: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                Detected::Argument { path, value } if !path.to_string().contains('[') => {
+                    Some(format!("{path}={}", value.to_json()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            containers,
+            [
+                "k=[2]",
+                r#"={"k":[2]}"#,
+                "k=[1]",
+                r#"={"k":[1]}"#,
+                "k=[3]",
+                "k=[4]",
+                r#"={"k":[3],"k":[4]}"#
+            ],
+            "cut at {cut}"
+        );
+    }
+}

@@ -638,6 +638,17 @@ impl ActionStream {
         let mut feed = parser.feed(rest.as_bytes());
         while let Some(event) = feed.next_event() {
             match event {
+                Ok(event) if matches!(event.kind, EventKind::EndObject | EventKind::EndArray) => {
+                    // Taken at its end event, where its path names it even
+                    // among duplicate keys (a later one in this piece would
+                    // stand in for it in the snapshot at the piece's end).
+                    let path = event.path.to_path_buf();
+                    let value = feed.snapshot().and_then(|r| r.at(path.as_path())).cloned();
+                    found.push(Found {
+                        path,
+                        kind: FoundKind::End(value),
+                    });
+                }
                 Ok(event) => gather(&mut found, event.path, event.kind),
                 Err(e) => {
                     error = Some(e);
@@ -668,7 +679,7 @@ impl ActionStream {
             self.token.clear();
         }
         for item in found {
-            self.handle(item, parser.snapshot());
+            self.handle(item);
         }
         if self.current.reported {
             // Reported on: its text is never given back, so not kept.
@@ -687,7 +698,7 @@ impl ActionStream {
                         path: e.path().clone(),
                         kind: FoundKind::Delta(String::from(text)),
                     };
-                    self.handle(found, parser.snapshot());
+                    self.handle(found);
                 }
                 self.fail(&e, at, parser.snapshot().cloned());
             } else if self.fenced {
@@ -781,8 +792,8 @@ impl ActionStream {
         }
     }
 
-    /// Acts on one JSON event, with the snapshot as of the end of its piece.
-    fn handle(&mut self, item: Found, root: Option<&Value>) {
+    /// Acts on one JSON event.
+    fn handle(&mut self, item: Found) {
         let Found { path, kind } = item;
         match &kind {
             FoundKind::Delta(text) => self.current.streamed += text.len(),
@@ -793,9 +804,8 @@ impl ActionStream {
             match kind {
                 FoundKind::StartArray => self.current.array = true,
                 FoundKind::StartObject => {}
-                FoundKind::End | FoundKind::Value(_) if !self.current.array => {
-                    self.end_object(PathBuf::new(), root);
-                }
+                FoundKind::End(value) if !self.current.array => self.end_object(value),
+                FoundKind::Value(value) if !self.current.array => self.end_object(Some(value)),
                 _ => {}
             }
             return;
@@ -803,7 +813,8 @@ impl ActionStream {
         let prefix = usize::from(self.current.array);
         if depth == prefix {
             match kind {
-                FoundKind::End | FoundKind::Value(_) => self.end_object(path, root),
+                FoundKind::End(value) => self.end_object(value),
+                FoundKind::Value(value) => self.end_object(Some(value)),
                 _ => {
                     // A new element of the array of actions.
                     self.current.call = None;
@@ -851,14 +862,14 @@ impl ActionStream {
                 path: rel,
                 value,
             },
-            FoundKind::End => {
-                let Some(value) = root.and_then(|r| r.at(path.as_path())) else {
+            FoundKind::End(value) => {
+                let Some(value) = value else {
                     return;
                 };
                 ActionEvent::Argument {
                     call,
                     path: rel,
-                    value: value.clone(),
+                    value,
                 }
             }
             FoundKind::StartObject | FoundKind::StartArray => return,
@@ -870,9 +881,8 @@ impl ActionStream {
         }
     }
 
-    /// An action object (or a value that is not one) closed at `path`.
-    fn end_object(&mut self, path: PathBuf, root: Option<&Value>) {
-        let value = root.and_then(|r| r.at(path.as_path())).cloned();
+    /// An action object (or a value that is not one) closed: its value.
+    fn end_object(&mut self, value: Option<Value>) {
         self.current.held.clear();
         match (self.current.call.take(), value) {
             (Some((call, name)), Some(Value::Object(mut map))) => {
@@ -987,15 +997,15 @@ enum FoundKind {
     StartArray,
     Delta(String),
     Value(Value),
-    /// A container closed (its value is read from the snapshot).
-    End,
+    /// A container closed: its value, read at its end event.
+    End(Option<Value>),
 }
 
 fn gather(found: &mut Vec<Found>, path: Path<'_>, kind: EventKind<'_>) {
     let kind = match kind {
         EventKind::StartObject => FoundKind::StartObject,
         EventKind::StartArray => FoundKind::StartArray,
-        EventKind::EndObject | EventKind::EndArray => FoundKind::End,
+        EventKind::EndObject | EventKind::EndArray => FoundKind::End(None),
         EventKind::StringDelta(t) => FoundKind::Delta(String::from(t)),
         EventKind::String(t) => FoundKind::Value(Value::from(t)),
         EventKind::Number(raw) => {

@@ -113,9 +113,10 @@ impl ArgumentStream {
         if self.error.is_some() {
             return;
         }
-        // Events borrow the parser; a completed container's value is read
-        // from the snapshot once the piece is consumed, so events are
-        // gathered first and emitted in order after.
+        // Events borrow the parser, so they are gathered first and emitted
+        // in order after; a completed container's value is taken from the
+        // snapshot at its end event, where its path names it even among
+        // duplicate keys.
         let mut found: Vec<Found> = Vec::new();
         let mut feed = parser.feed(fragment.as_bytes());
         while let Some(event) = feed.next_event() {
@@ -130,33 +131,30 @@ impl ArgumentStream {
                 continue;
             }
             let path = event.path.to_path_buf();
-            found.push(match event.kind {
-                EventKind::StringDelta(text) => Found::Delta(path, String::from(text)),
-                EventKind::String(text) => Found::Value(path, Value::from(text)),
-                EventKind::Number(raw) => Found::Value(
-                    path,
-                    Number::from_text(raw).map_or(Value::Null, Value::Number),
-                ),
-                EventKind::Bool(b) => Found::Value(path, Value::Bool(b)),
-                EventKind::Null => Found::Value(path, Value::Null),
-                EventKind::EndObject | EventKind::EndArray => Found::Container(path),
+            let value = match event.kind {
+                EventKind::StringDelta(text) => {
+                    found.push(Found::Delta(path, String::from(text)));
+                    continue;
+                }
+                EventKind::String(text) => Value::from(text),
+                EventKind::Number(raw) => Number::from_text(raw).map_or(Value::Null, Value::Number),
+                EventKind::Bool(b) => Value::Bool(b),
+                EventKind::Null => Value::Null,
+                EventKind::EndObject | EventKind::EndArray => {
+                    match feed.snapshot().and_then(|r| r.at(path.as_path())) {
+                        Some(value) => value.clone(),
+                        None => continue,
+                    }
+                }
                 EventKind::StartObject | EventKind::StartArray => continue,
-            });
+            };
+            found.push(Found::Value(path, value));
         }
         drop(feed);
-        let root = parser.snapshot();
         for item in found {
             match item {
                 Found::Delta(path, text) => emit(ArgumentEvent::Delta { path, text }),
                 Found::Value(path, value) => emit(ArgumentEvent::Value { path, value }),
-                Found::Container(path) => {
-                    if let Some(value) = root.and_then(|r| r.at(path.as_path())) {
-                        emit(ArgumentEvent::Value {
-                            value: value.clone(),
-                            path,
-                        });
-                    }
-                }
             }
         }
     }
@@ -197,5 +195,4 @@ impl ArgumentStream {
 enum Found {
     Delta(PathBuf, String),
     Value(PathBuf, Value),
-    Container(PathBuf),
 }

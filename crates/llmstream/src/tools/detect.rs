@@ -138,7 +138,17 @@ impl ToolCallDetector {
                 ),
                 EventKind::Bool(b) => Found::Value(rel, Value::Bool(b)),
                 EventKind::Null => Found::Value(rel, Value::Null),
-                EventKind::EndObject | EventKind::EndArray => Found::Container(rel),
+                EventKind::EndObject | EventKind::EndArray => {
+                    // Taken now, by its whole path (under `input` or
+                    // `arguments`, whichever it is): at its end event it is
+                    // the last member at every level, so a duplicate key
+                    // after it in this piece cannot stand in for it.
+                    let full = event.path.to_path_buf();
+                    match feed.snapshot().and_then(|r| r.at(full.as_path())) {
+                        Some(value) => Found::Value(rel, value.clone()),
+                        None => continue,
+                    }
+                }
                 EventKind::StartObject | EventKind::StartArray => continue,
             });
         }
@@ -155,20 +165,10 @@ impl ToolCallDetector {
         }
         let mut watched = watched.into_iter();
         let root = self.parser.snapshot();
-        let input = root.and_then(|r| r.get("input").or_else(|| r.get("arguments")));
         for item in found {
             self.events.push_back(match item {
                 Found::Delta(path, text) => Detected::ArgumentDelta { path, text },
                 Found::Value(path, value) => Detected::Argument { path, value },
-                Found::Container(path) => {
-                    let Some(value) = input.and_then(|i| i.at(path.as_path())) else {
-                        continue;
-                    };
-                    Detected::Argument {
-                        value: value.clone(),
-                        path,
-                    }
-                }
                 Found::End => Detected::End(root.cloned().unwrap_or_default()),
                 Found::Watched => match watched.next() {
                     Some(found) => found,
@@ -188,7 +188,6 @@ impl ToolCallDetector {
 enum Found {
     Delta(PathBuf, String),
     Value(PathBuf, Value),
-    Container(PathBuf),
     End,
     /// Where a watched value completed, in stream order.
     Watched,

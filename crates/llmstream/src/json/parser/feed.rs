@@ -166,6 +166,16 @@ impl Feed<'_, '_> {
         }
     }
 
+    /// The live value as of the last event pulled (see
+    /// [`Parser::snapshot`]): a container whose end was just reported is
+    /// complete in it, and is the last member or element of each of its
+    /// ancestors, so [`Value::at`](crate::json::Value::at) with the event's
+    /// path finds it even among duplicate keys, which it might not once
+    /// the rest of the piece has been read.
+    pub fn snapshot(&self) -> Option<&crate::json::Value> {
+        self.parser.snapshot()
+    }
+
     /// Bytes of this piece consumed so far (all of them once the feed is
     /// done, unless [`Options::stop_after_value`](crate::json::Options::stop_after_value)
     /// stopped it early).
