@@ -1336,3 +1336,71 @@ fn multiple_values_need_a_separator_after_numbers_and_literals() {
         assert_eq!(err.offset(), offset);
     }
 }
+
+/// A string that turns out invalid streams the same text before its error
+/// whatever the cuts: a piece that ends inside it reports its text so far,
+/// so a piece that holds both the text and the bad byte reports that text
+/// first, then the error.
+#[test]
+fn the_text_before_an_error_in_a_string_streams_whatever_the_cuts() {
+    let limited = Options::new().limits(Limits {
+        max_string_bytes: 5,
+        ..Limits::default()
+    });
+    let cases: [(&[u8], Options, &str); 6] = [
+        (br#"{"a":"xy\q"}"#, Options::new(), "xy"),
+        (br#"["ab\u00zz"]"#, Options::new(), "ab"),
+        (b"[\"ab\xffcd\"]", Options::new(), "ab"),
+        (b"[\"ab\x01\"]", Options::new(), "ab"),
+        (br#"["ab\udc00"]"#, Options::new(), "ab"),
+        ("[\"abcd\u{e9}f\"]".as_bytes(), limited, "abcd"),
+    ];
+    for (text, options, before) in cases {
+        let run = |pieces: &[&[u8]]| {
+            let mut parser = Parser::with_options(options);
+            let mut events = Vec::new();
+            let mut error = None;
+            for piece in pieces {
+                if let Err(e) = parser.push_with(piece, |e| events.push(e.to_owned())) {
+                    error = Some(e);
+                    break;
+                }
+            }
+            (merge_deltas(events), error.expect("invalid"))
+        };
+        let (events, error) = run(&[text]);
+        assert_eq!(
+            deltas(&events),
+            [before],
+            "{:?}",
+            String::from_utf8_lossy(text)
+        );
+        for cut in 0..=text.len() {
+            let (a, b) = text.split_at(cut);
+            assert_eq!(
+                run(&[a, b]),
+                (events.clone(), error.clone()),
+                "cut at {cut}"
+            );
+        }
+        let bytewise: Vec<&[u8]> = text.chunks(1).collect();
+        assert_eq!(run(&bytewise), (events.clone(), error.clone()), "bytewise");
+    }
+}
+
+/// A number limit of 0 refuses a one-digit number at the top level too,
+/// where the end of the input ends it (inside an array, the `]` did).
+#[test]
+fn a_number_limit_holds_for_a_number_the_input_ends() {
+    let options = Options::new().limits(Limits {
+        max_number_bytes: 0,
+        ..Limits::default()
+    });
+    for (text, offset) in [(&b"7"[..], 1), (b"[7]", 2)] {
+        let mut parser = Parser::with_options(options);
+        let error = parser.push(text).and_then(|()| parser.end()).unwrap_err();
+        assert_eq!(error.kind(), &ErrorKind::NumberLimit { limit: 0 });
+        assert_eq!(error.offset(), offset);
+        assert!(json::parse_with(text, options).is_err());
+    }
+}

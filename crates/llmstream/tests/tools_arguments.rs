@@ -630,3 +630,27 @@ fn a_completed_container_is_its_own_value_among_duplicate_keys() {
         assert_eq!(values, expected, "cut at {cut}");
     }
 }
+
+/// Ending twice gives one value; a fragment after the end changes nothing;
+/// only JSON's own whitespace counts as "no arguments".
+#[test]
+fn ending_is_final_and_only_json_whitespace_is_empty() {
+    let mut stream = ArgumentStream::json();
+    stream.push(r#"{"a":"x"#, |_| {});
+    let first = stream.end();
+    assert_eq!(first, v(r#"{"a":"x"}"#));
+    assert_eq!(stream.end(), first, "a second end says the same");
+    stream.push(r#"","b":1}"#, |_| panic!("no events after the end"));
+    assert_eq!(stream.end(), first);
+    for blank in [" \t\r\n", ""] {
+        let mut stream = ArgumentStream::json();
+        stream.push(blank, |_| {});
+        assert_eq!(stream.end(), v("{}"));
+    }
+    for not_json in ["\u{a0}", "\u{c}", "\u{b}"] {
+        let mut stream = ArgumentStream::json();
+        stream.push(not_json, |_| {});
+        assert_eq!(stream.end(), Value::from(not_json), "{not_json:?}");
+        assert!(stream.error().is_some());
+    }
+}

@@ -172,7 +172,7 @@ impl Pipeline {
     /// unlike a byte offset taken when the event is pulled, does not depend
     /// on how the body was cut.
     fn payload(&mut self, event_type: &str, data: &str, number: u64) {
-        let trimmed = data.trim();
+        let trimmed = data.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
         if trimmed.is_empty() {
             return;
         }

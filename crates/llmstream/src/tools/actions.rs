@@ -128,9 +128,6 @@ struct Current {
     /// array element as [`ActionEvent::Json`]): its text is then never
     /// given back.
     reported: bool,
-    /// Bytes of the open string's text already given in deltas: the
-    /// deltas of one string follow each other, so any other event resets it.
-    streamed: usize,
 }
 
 /// What an [`ActionStream`] reports.
@@ -690,16 +687,6 @@ impl ActionStream {
         if let Some(e) = error {
             let at = self.input_offset(self.json_at + e.offset());
             if self.current.reported {
-                // The parser gives a string's text at the end of each piece;
-                // text of a string that failed inside this piece is given
-                // here, so that the deltas do not depend on the pieces.
-                if let Some(text) = unstreamed(&e, parser.snapshot(), self.current.streamed) {
-                    let found = Found {
-                        path: e.path().clone(),
-                        kind: FoundKind::Delta(String::from(text)),
-                    };
-                    self.handle(found);
-                }
                 self.fail(&e, at, parser.snapshot().cloned());
             } else if self.fenced {
                 // Nothing reported yet: the fence is shown as code.
@@ -795,10 +782,6 @@ impl ActionStream {
     /// Acts on one JSON event.
     fn handle(&mut self, item: Found) {
         let Found { path, kind } = item;
-        match &kind {
-            FoundKind::Delta(text) => self.current.streamed += text.len(),
-            _ => self.current.streamed = 0,
-        }
         let depth = path.segments().len();
         if depth == 0 {
             match kind {
@@ -908,32 +891,6 @@ fn describe(e: &Error, at: u64) -> String {
         format!("{} at byte {at}", e.kind())
     } else {
         format!("{} at byte {at} (path {path})", e.kind())
-    }
-}
-
-/// The text of the string value `e` was found in that its deltas have not
-/// given yet (`streamed` bytes were), if `e` is inside a string value (the
-/// error of a key gives the object's path, not a string's).
-fn unstreamed<'v>(e: &Error, root: Option<&'v Value>, streamed: usize) -> Option<&'v str> {
-    let in_string = matches!(
-        e.kind(),
-        ErrorKind::InvalidEscape { .. }
-            | ErrorKind::LoneHighSurrogate { .. }
-            | ErrorKind::LoneLowSurrogate
-            | ErrorKind::ControlCharacter { .. }
-            | ErrorKind::InvalidUtf8
-            | ErrorKind::StringLimit { .. }
-            | ErrorKind::Unexpected {
-                expected: Expected::StringEnd | Expected::HexDigit | Expected::LowSurrogate,
-                ..
-            }
-    );
-    if !in_string {
-        return None;
-    }
-    match root?.at(e.path().as_path())? {
-        Value::String(text) => text.get(streamed..).filter(|rest| !rest.is_empty()),
-        _ => None,
     }
 }
 

@@ -102,8 +102,13 @@ impl ArgumentStream {
         self.ended
     }
 
-    /// Appends a fragment, handing what it revealed to `emit`.
+    /// Appends a fragment, handing what it revealed to `emit`. After
+    /// [`ArgumentStream::end`] the arguments are final: a fragment is
+    /// ignored (appended, it would turn them into an invalid text).
     pub fn push(&mut self, fragment: &str, mut emit: impl FnMut(ArgumentEvent)) {
+        if self.ended {
+            return;
+        }
         if self.keeps_text {
             self.text.push_str(fragment);
         }
@@ -177,10 +182,18 @@ impl ArgumentStream {
         let Some(parser) = self.parser.as_mut() else {
             return Value::from(text);
         };
-        if text.trim().is_empty() {
+        // JSON's whitespace only: a no-break space or a form feed is text,
+        // invalid as JSON, not "no arguments".
+        if text
+            .bytes()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
             return Value::Object(crate::json::Map::new());
         }
-        if self.error.is_some() {
+        // Invalid JSON (an error while pushing) is kept as its text; an
+        // end that found it cut short is asked again, and says the same
+        // (its error is sticky), so that ending twice gives one value.
+        if self.error.as_ref().is_some_and(|e| !e.is_incomplete()) {
             return Value::from(text);
         }
         if let Err(e) = parser.end() {

@@ -160,6 +160,12 @@ impl Feed<'_, '_> {
             }
             Step::Exhausted => self.exhausted().map(Err),
             Step::Error => {
+                // Text of the failed string that a piece ending before the
+                // bad byte would have reported: its delta first, the error
+                // (sticky) at the next call.
+                if let Some(Step::Event(raw)) = self.parser.pending_delta() {
+                    return Some(Ok(self.parser.event(raw)));
+                }
                 self.done = true;
                 self.parser.error.as_deref().cloned().map(Err)
             }

@@ -245,6 +245,12 @@ impl Parser {
         }
         if let State::Number(num) = self.state {
             if eof && self.frames.is_empty() && num.is_complete() {
+                // Checked here too: a number's first byte is taken before
+                // any limit check, and no byte after it will come.
+                let limit = self.opts.limits.max_number_bytes;
+                if self.number.len() > limit {
+                    return self.fail(ErrorKind::NumberLimit { limit }, self.offset);
+                }
                 return self.complete_number();
             }
             if self.opts.growing_numbers && !eof {

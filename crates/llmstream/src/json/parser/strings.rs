@@ -201,21 +201,26 @@ impl Parser {
                         let target = self.target(key);
                         if target.len() + text.len() > limit {
                             // Point at the last byte of the first character
-                            // over the limit, as a byte-by-byte feed would.
+                            // over the limit, as a byte-by-byte feed would,
+                            // and keep the text before it, as that feed
+                            // would have (its delta comes before the error).
                             let over = limit.saturating_sub(target.len());
-                            let end = text
+                            let (start, end) = text
                                 .char_indices()
-                                .map(|(i, c)| i + c.len_utf8() - 1)
-                                .find(|&last| last >= over)
-                                .unwrap_or(over);
+                                .map(|(i, c)| (i, i + c.len_utf8() - 1))
+                                .find(|&(_, last)| last >= over)
+                                .unwrap_or((over, over));
+                            target.push_str(text.get(..start).unwrap_or(""));
                             return Some(
                                 self.fail(ErrorKind::StringLimit { limit }, at + end as u64),
                             );
                         }
+                        // The valid text before an invalid byte is kept
+                        // first, as a byte-by-byte feed keeps it.
+                        target.push_str(text);
                         if let Some(offset) = invalid_at {
                             return Some(self.fail(ErrorKind::InvalidUtf8, offset));
                         }
-                        target.push_str(text);
                         *pos += run;
                         continue;
                     }
@@ -367,6 +372,20 @@ impl Parser {
         }
         target.push(c);
         None
+    }
+
+    /// The open value string's text not yet reported as a delta, if any:
+    /// reported before an error in the same piece, so that the deltas of
+    /// a failed string do not depend on where the pieces were cut.
+    pub(super) fn pending_delta(&mut self) -> Option<Step> {
+        match self.state {
+            State::Str { key: false, .. }
+                if self.open_text(self.frames.len()).len() > self.delivered =>
+            {
+                Some(self.delta())
+            }
+            _ => None,
+        }
     }
 
     /// Reports the undelivered text of the open value string (live, it is
