@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 
 /// Streams from LLM APIs: incremental JSON, Server-Sent Events, provider deltas.
 #[derive(Parser, Debug)]
-#[command(name = "llmstream", version, about, long_about = None)]
+#[command(name = "llmstream", version, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,7 +34,7 @@ enum Command {
     Chunk(cmd::chunk::ChunkArgs),
     /// Find JSON action objects (tool calls) in model text, as events.
     Actions(cmd::actions::ActionsArgs),
-    /// Replay a built-in document through the parser and show the live snapshot.
+    /// Replay two recorded provider streams (OpenAI, Anthropic) live: text, and tool-call arguments as growing JSON trees.
     Demo(cmd::demo::DemoArgs),
 }
 

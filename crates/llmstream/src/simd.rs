@@ -323,6 +323,17 @@ pub(crate) mod wide {
         unsafe { core::arch::x86_64::_xgetbv(0) }
     }
 
+    /// [`line_end`] where AVX2 is [`available`]; `None` where it is not.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub(crate) fn line_end_if_available(haystack: &[u8]) -> Option<Result<usize, usize>> {
+        if !available() {
+            return None;
+        }
+        // SAFETY: AVX2 is available (checked just above).
+        Some(unsafe { line_end(haystack) })
+    }
+
     /// The index of the first CR or LF in `haystack`'s whole steps of
     /// [`STEP`] bytes: `Ok(index)`, or `Err(bytes)` searched without one
     /// (a multiple of [`STEP`]; the caller searches the rest).

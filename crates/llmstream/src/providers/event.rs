@@ -92,9 +92,10 @@ pub enum StreamEvent {
         id: String,
         /// The tool's name.
         name: String,
-        /// The arguments: the parsed JSON (`{}` when none were sent), or,
-        /// for free-text tools and unparseable arguments, the text as a
-        /// string.
+        /// The arguments: the parsed JSON (`{}` when none were sent); JSON
+        /// cut short by the end of the stream, as its best-effort value
+        /// (see `arguments_error`); for free-text tools and invalid JSON,
+        /// the text as a string.
         arguments: Value,
         /// Why the arguments are not valid JSON (invalid, or cut short by
         /// the end of the stream): the call's

@@ -91,7 +91,10 @@ pub struct ToolCall {
     pub kind: Option<String>,
     /// The raw argument text received so far.
     pub arguments_text: String,
-    /// The final arguments, set when the call ends (`None` before). The
+    /// The final arguments, set when the call ends (`None` before): as
+    /// [`StreamEvent::ToolCallEnd`](super::StreamEvent::ToolCallEnd)'s
+    /// (JSON cut short is its best-effort value, with `arguments_error`
+    /// saying so; invalid JSON is its text as a string). The
     /// live partial value while the call streams is
     /// [`MessageBuilder::arguments`](super::MessageBuilder::arguments):
     /// copying it into every message on every fragment would make the

@@ -33,19 +33,19 @@ pub(crate) fn find_line_end(haystack: &[u8]) -> Option<usize> {
 /// if the CPU has it. Out of line, so that the search inlined where lines
 /// are read stays the size of the SSE2 loop.
 #[inline(never)]
-#[allow(unsafe_code)]
 fn long_line_end(haystack: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::simd::wide;
-        if haystack.len() >= 2 * wide::STEP && wide::available() {
-            // SAFETY: AVX2 is available (checked just above).
-            return match unsafe { wide::line_end(haystack) } {
-                Ok(at) => Some(at),
-                Err(done) => {
-                    narrow_line_end(haystack.get(done..).unwrap_or_default()).map(|i| i + done)
+        if haystack.len() >= 2 * wide::STEP {
+            match wide::line_end_if_available(haystack) {
+                Some(Ok(at)) => return Some(at),
+                Some(Err(done)) => {
+                    let rest = haystack.get(done..).unwrap_or_default();
+                    return narrow_line_end(rest).map(|i| i + done);
                 }
-            };
+                None => {}
+            }
         }
     }
     narrow_line_end(haystack)
