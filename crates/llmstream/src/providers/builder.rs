@@ -20,7 +20,11 @@ use crate::json::Value;
 
 /// Bounds on what one stream may create, so a hostile or broken stream
 /// cannot exhaust memory through wire indices. Indices themselves are map
-/// keys: index 2^63 costs what index 0 does.
+/// keys: index 2^63 costs what index 0 does. What is over a bound is
+/// reported as a [`StreamEvent::Error`] and left out. Set them with
+/// [`Pipeline::with_provider_limits`](super::Pipeline::with_provider_limits),
+/// [`Provider::accumulator_with`](super::Provider::accumulator_with) or
+/// [`MessageBuilder::with_limits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProviderLimits {
     /// Choices (candidates) per message. Default 128 (as openai-node).

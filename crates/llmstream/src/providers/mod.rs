@@ -129,13 +129,20 @@ impl Provider {
 
     /// A fresh accumulator for this wire format.
     pub fn accumulator(&self) -> alloc::boxed::Box<dyn Accumulator> {
+        self.accumulator_with(ProviderLimits::default())
+    }
+
+    /// An accumulator for this wire format whose message keeps to `limits`.
+    pub fn accumulator_with(&self, limits: ProviderLimits) -> alloc::boxed::Box<dyn Accumulator> {
+        use alloc::boxed::Box;
+        let builder = MessageBuilder::with_limits(*self, limits);
         match self {
-            Provider::OpenAiChat => alloc::boxed::Box::new(openai_chat::Accumulator::new()),
+            Provider::OpenAiChat => Box::new(openai_chat::Accumulator::with_builder(builder)),
             Provider::OpenAiResponses => {
-                alloc::boxed::Box::new(openai_responses::Accumulator::new())
+                Box::new(openai_responses::Accumulator::with_builder(builder))
             }
-            Provider::Anthropic => alloc::boxed::Box::new(anthropic::Accumulator::new()),
-            Provider::Gemini => alloc::boxed::Box::new(gemini::Accumulator::new()),
+            Provider::Anthropic => Box::new(anthropic::Accumulator::with_builder(builder)),
+            Provider::Gemini => Box::new(gemini::Accumulator::with_builder(builder)),
         }
     }
 }

@@ -292,6 +292,11 @@ impl Accumulator {
                 kind,
                 ArgumentStream::json(),
             );
+            if !self.builder.has_tool_call(choice, key) {
+                // Refused by a limit, and reported once: its arguments
+                // would only report it again.
+                return;
+            }
         }
         let Some(arguments) = arguments else {
             return;

@@ -5,7 +5,9 @@ use alloc::collections::VecDeque;
 use alloc::format;
 use core::fmt;
 
-use super::{Accumulator, ErrorInfo, Message, MessageBuilder, Provider, StreamEvent};
+use super::{
+    Accumulator, ErrorInfo, Message, MessageBuilder, Provider, ProviderLimits, StreamEvent,
+};
 use crate::json;
 use crate::sse::{self, ItemRef};
 
@@ -47,6 +49,9 @@ pub struct Pipeline {
     /// first few payloads, parsing one allocates nothing (boxed, and made
     /// at the first payload, so that an idle pipeline stays small).
     json: Option<Box<json::Tape>>,
+    /// Limits for the message other than the defaults (boxed: most
+    /// pipelines keep the defaults, and an idle one stays small).
+    limits: Option<Box<ProviderLimits>>,
 }
 
 /// The stream itself could not be read (an SSE limit was exceeded).
@@ -78,7 +83,40 @@ impl Pipeline {
             early_error: None,
             events_read: 0,
             json: None,
+            limits: None,
         }
+    }
+
+    /// The SSE decoder's limits (bytes in a line, in an event's data)
+    /// instead of the defaults.
+    pub fn with_sse_limits(mut self, limits: sse::Limits) -> Self {
+        let mut decoder = sse::Decoder::with_limits(limits);
+        decoder.set_last_event_id(self.decoder.last_event_id());
+        self.decoder = decoder;
+        self
+    }
+
+    /// The message's limits (choices, tool calls, content parts) instead
+    /// of the defaults: what is over one is reported as an error event and
+    /// left out.
+    pub fn with_provider_limits(mut self, limits: ProviderLimits) -> Self {
+        self.limits = Some(Box::new(limits));
+        self
+    }
+
+    /// Goes on from a stream that broke: `id` is the last event ID it
+    /// delivered (see [`Pipeline::last_event_id`]), sent as `Last-Event-ID`
+    /// on the new request, and the ID events carry until the server sends
+    /// another.
+    pub fn with_last_event_id(mut self, id: &str) -> Self {
+        self.decoder.set_last_event_id(id);
+        self
+    }
+
+    /// The last event ID of the stream so far, what a reconnecting client
+    /// sends as `Last-Event-ID` (see [`sse::Decoder::last_event_id`]).
+    pub fn last_event_id(&self) -> &str {
+        self.decoder.last_event_id()
     }
 
     /// A pipeline for a known provider.
@@ -208,7 +246,10 @@ impl Pipeline {
                 self.report(ErrorInfo::new(message));
                 return;
             };
-            let mut acc = provider.accumulator();
+            let mut acc = match self.limits.as_deref() {
+                Some(&limits) => provider.accumulator_with(limits),
+                None => provider.accumulator(),
+            };
             if let Some(error) = self.early_error.take() {
                 acc.builder_mut().error(error);
                 // The event was already reported; keep only the record.
@@ -253,6 +294,41 @@ impl Pipeline {
 #[cfg(test)]
 mod tests {
     use super::Pipeline;
+
+    /// The limits and the last event ID can be set on a pipeline, and
+    /// hold: a second tool call over a limit of one is an error event and
+    /// left out; a line over the SSE limit is the pipeline's error.
+    #[test]
+    fn limits_and_the_last_event_id_can_be_set() {
+        use crate::providers::{Provider, ProviderLimits, StreamEvent};
+        let limits = ProviderLimits {
+            max_tool_calls: 1,
+            ..ProviderLimits::default()
+        };
+        let mut pipeline = Pipeline::with_provider(Provider::OpenAiChat)
+            .with_last_event_id("41")
+            .with_sse_limits(crate::sse::Limits::default().with_max_line_bytes(200))
+            .with_provider_limits(limits);
+        assert_eq!(pipeline.last_event_id(), "41");
+        let call = |index: u32| {
+            alloc::format!(
+                "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":{index},\"id\":\"c{index}\",\"function\":{{\"name\":\"f\",\"arguments\":\"{{}}\"}}}}]}}}}]}}\n\n"
+            )
+        };
+        pipeline.feed(call(0).as_bytes()).unwrap();
+        pipeline.feed(b"id: 42\n").unwrap();
+        pipeline.feed(call(1).as_bytes()).unwrap();
+        let mut errors = 0;
+        while let Some(event) = pipeline.next_event() {
+            errors += usize::from(matches!(event, StreamEvent::Error { .. }));
+        }
+        assert_eq!(errors, 1, "the second call is over the limit");
+        let message = pipeline.message().unwrap();
+        assert_eq!(message.choice().unwrap().tool_calls.len(), 1);
+        assert_eq!(pipeline.last_event_id(), "42");
+        let long = alloc::format!("data: {}\n\n", "x".repeat(300));
+        assert!(pipeline.feed(long.as_bytes()).is_err());
+    }
 
     /// A pipeline moves between threads (e.g. into `tokio::spawn` or an
     /// axum handler): every accumulator must be `Send`.
