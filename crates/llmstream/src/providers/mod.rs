@@ -227,7 +227,11 @@ pub(crate) fn get_u64<'v>(value: impl View<'v>, key: &str) -> Option<u64> {
     value.get(key).and_then(View::as_u64)
 }
 
-/// Reads a string member.
+/// Reads a string member. Inlined at every call: with the key a constant
+/// there, the member lookup's comparisons are a few instructions, where a
+/// call compares through `memcmp` (4% of the OpenAI bench when the
+/// compiler stopped inlining it by itself).
+#[inline(always)]
 pub(crate) fn get_str<'v>(value: impl View<'v>, key: &str) -> Option<&'v str> {
     value.get(key).and_then(View::as_str)
 }
