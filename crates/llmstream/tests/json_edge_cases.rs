@@ -1404,3 +1404,12 @@ fn a_number_limit_holds_for_a_number_the_input_ends() {
         assert!(json::parse_with(text, options).is_err());
     }
 }
+
+/// `-0` is zero to every integer accessor, as to `from_value`.
+#[test]
+fn minus_zero_is_zero_to_the_integer_accessors() {
+    let value = json::parse(b"-0").unwrap();
+    assert_eq!((value.as_i64(), value.as_u64()), (Some(0), Some(0)));
+    assert_eq!(value.as_f64().map(f64::is_sign_negative), Some(true));
+    assert_eq!(value.to_json(), "-0");
+}

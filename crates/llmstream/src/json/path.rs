@@ -73,6 +73,9 @@ impl<'a> Path<'a> {
     }
 
     /// The RFC 6901 JSON pointer: `/a/b/0`, `~` as `~0` and `/` as `~1`.
+    /// A pointer does not say whether a step is a key or an index (`/0`
+    /// is either), so it finds what the path finds and, in an object with
+    /// a member `"0"`, sometimes more.
     pub fn pointer(&self) -> String {
         let mut out = String::new();
         for segment in self.segments {
@@ -201,7 +204,9 @@ impl PathBuf {
     }
 
     /// Reads the display form back: `a.b[0]`, `["a.b"][2]`, `""` for the
-    /// root. `None` if the text is not in that form.
+    /// root. `None` if the text is not in that form (which it reads
+    /// leniently in two details: whitespace after a quoted key, and
+    /// leading zeros in an index).
     ///
     /// ```
     /// use llmstream::json::PathBuf;

@@ -12,6 +12,12 @@ use super::key::Key;
 /// Objects keep their members in document order ([`Map`]); numbers keep their
 /// exact source text ([`Number`]), so nothing is lost or rounded on the way
 /// through.
+///
+/// Equality is of the document as written, not of what it means: numbers
+/// compare by their text (`1e2` ≠ `1E2` ≠ `100`, `1.0` ≠ `1`), objects by
+/// their members in order, duplicates included (`{"a":1,"b":2}` ≠
+/// `{"b":2,"a":1}`). Where meaning is what counts, compare through
+/// serde_json's `Value` (feature `serde_json`) or read the fields.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum Value {
     /// `null`
@@ -296,9 +302,13 @@ impl Number {
         self.as_str().parse().ok()
     }
 
-    /// The value as a `u64` if the text is a non-negative integer in range.
+    /// The value as a `u64` if the text is a non-negative integer in range
+    /// (`-0` is zero, as [`Number::as_i64`] and `from_value` have it).
     pub fn as_u64(&self) -> Option<u64> {
-        self.as_str().parse().ok()
+        match self.as_str() {
+            "-0" => Some(0),
+            text => text.parse().ok(),
+        }
     }
 
     /// Whether the text is an integer (no `.`, no exponent).
