@@ -16,7 +16,7 @@ use fuzz_common::Input;
 use libfuzzer_sys::fuzz_target;
 use llmstream::json::{self, Value};
 use llmstream::providers::{
-    anthropic, gemini, openai_chat, openai_responses, Accumulator, Message, Pipeline,
+    anthropic, gemini, openai_chat, openai_responses, Accumulator, ErrorInfo, Message, Pipeline,
     PipelineError, Provider, StreamEvent,
 };
 
@@ -117,6 +117,19 @@ fn accumulators(doc: &[u8]) {
     for provider in Provider::ALL {
         let mut acc = accumulator(provider);
         let mut events = Vec::new();
+        // A pipeline given a provider says so when the first payload is
+        // plainly another's, then goes on with the one given.
+        if let Some(Line::Payload(ty, value)) = lines.first() {
+            let ty = if ty.is_empty() { "message" } else { ty };
+            if let Some(seen) = Provider::detect(ty, value).filter(|&seen| seen != provider) {
+                acc.builder_mut().error(ErrorInfo::new(format!(
+                    "SSE event 1: the payload is shaped like {}, not {} as given",
+                    seen.name(),
+                    provider.name()
+                )));
+                events.extend(std::iter::from_fn(|| acc.next_event()));
+            }
+        }
         for line in &lines {
             match line {
                 Line::Payload(ty, value) => {
