@@ -121,7 +121,10 @@ fn accumulators(doc: &[u8]) {
         // plainly another's, then goes on with the one given.
         if let Some(Line::Payload(ty, value)) = lines.first() {
             let ty = if ty.is_empty() { "message" } else { ty };
-            if let Some(seen) = Provider::detect(ty, value).filter(|&seen| seen != provider) {
+            let is_error = value.get("error").is_some()
+                || value.get("type").and_then(Value::as_str) == Some("error");
+            let seen = Provider::detect(ty, value).filter(|&seen| seen != provider);
+            if let Some(seen) = seen.filter(|_| !is_error) {
                 acc.builder_mut().error(ErrorInfo::new(format!(
                     "SSE event 1: the payload is shaped like {}, not {} as given",
                     seen.name(),

@@ -208,6 +208,13 @@ fn accumulate_says_when_the_given_provider_is_not_the_bodys() {
         .stdout(predicate::str::contains(
             "the payload is shaped like anthropic, not gemini as given",
         ));
+    // An error payload proves nothing about the provider: no such report.
+    llmstream()
+        .args(["accumulate", "--provider", "gemini"])
+        .write_stdin("data: {\"error\":{\"message\":\"quota\",\"code\":429}}\n\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("shaped like").not());
 }
 
 #[test]

@@ -1413,3 +1413,32 @@ fn minus_zero_is_zero_to_the_integer_accessors() {
     assert_eq!(value.as_f64().map(f64::is_sign_negative), Some(true));
     assert_eq!(value.to_json(), "-0");
 }
+
+/// A feed stops at the byte that failed: `consumed` counts the bytes before
+/// it, the bad byte of an escape included in none.
+#[test]
+fn a_feed_stops_at_the_byte_that_failed() {
+    for (text, at) in [
+        (&br#"{"s":"ab\qrs"}"#[..], 9),
+        (br#"{"s":"ab\u00zz"}"#, 12),
+        (br#"[1 2]"#, 3),
+        (b"[\"a\x01\"]", 3),
+    ] {
+        let mut parser = Parser::new();
+        let mut feed = parser.feed(text);
+        let mut error = None;
+        while let Some(event) = feed.next_event() {
+            if let Err(e) = event {
+                error = Some(e);
+            }
+        }
+        let error = error.expect("invalid");
+        assert_eq!(error.offset(), at, "{:?}", String::from_utf8_lossy(text));
+        assert_eq!(
+            feed.consumed() as u64,
+            at,
+            "{:?}",
+            String::from_utf8_lossy(text)
+        );
+    }
+}

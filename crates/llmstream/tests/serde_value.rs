@@ -37,16 +37,16 @@ fn serialize_keeps_member_order_and_duplicates() {
 
 #[test]
 fn numbers_serialize_as_best_fitting_primitive() {
-    // Integers up to 128 bits are exact; the rest are the nearest f64.
-    let value = v(
-        "[1, -1, 18446744073709551615, 123456789012345678901234567890, \
-         -123456789012345678901234567890, 1234567890123456789012345678901234567890, 2.50]",
-    );
+    // Integers in range are exact; the rest are the nearest f64 (not a
+    // 128-bit integer, which `serde_json::to_value` and `json!` refuse).
+    let value = v("[1, -1, 18446744073709551615, 123456789012345678901234567890, 2.50]");
     assert_eq!(
         serde_json::to_string(&value).unwrap(),
-        "[1,-1,18446744073709551615,123456789012345678901234567890,\
-         -123456789012345678901234567890,1.2345678901234568e+39,2.5]"
+        "[1,-1,18446744073709551615,1.2345678901234568e+29,2.5]"
     );
+    let theirs = serde_json::to_value(&value).unwrap();
+    assert_eq!(theirs[3], serde_json::json!(1.2345678901234568e29));
+    assert_eq!(serde_json::json!({ "v": value })["v"], theirs);
 }
 
 #[test]
@@ -197,6 +197,17 @@ fn value_itself_through_from_value() {
     let error = from_value::<f64>(exact.get("x").unwrap()).unwrap_err();
     assert!(error.to_string().contains("out of range"), "{error}");
     assert!(from_value::<f32>(&v("1e40")).is_err());
+    // Through `deserialize_any` too (an untagged enum buffers the number).
+    #[derive(Debug, Deserialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)]
+    enum Either {
+        F(f64),
+        S(String),
+    }
+    let error = from_value::<Either>(exact.get("x").unwrap()).unwrap_err();
+    assert!(!error.to_string().is_empty());
+    assert!(from_value::<Either>(&v("1.5")).is_ok());
     assert_eq!(from_value::<f32>(&v("1.5")).unwrap(), 1.5);
     let s: serde_json::Value = from_value(&value).unwrap();
     assert_eq!(s["int_keys"]["10"], "ten");

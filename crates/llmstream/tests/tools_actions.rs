@@ -230,6 +230,16 @@ fn a_completed_argument_is_its_own_value_among_duplicate_keys() {
     assert_chunking_independent(text);
 }
 
+/// The byte an invalid escape names goes back to the text with the rest.
+#[test]
+fn the_byte_after_a_bad_backslash_is_given_back() {
+    let text = r#"{"action":"go","s":"ab\qrs"} tail"#;
+    let events = merged(whole(text));
+    assert_eq!(all_text(&events), r#"qrs"} tail"#, "{events:?}");
+    assert_every_call_ends(&events);
+    assert_chunking_independent(text);
+}
+
 #[test]
 fn action_between_arguments_replays_held_members_in_order() {
     let events = merged(whole(

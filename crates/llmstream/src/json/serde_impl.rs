@@ -42,14 +42,8 @@ impl Serialize for Number {
             if let Ok(n) = text.parse::<i64>() {
                 return serializer.serialize_i64(n);
             }
-            // Exact in a format that takes 128-bit integers (serde_json
-            // does); one that does not says so.
-            if let Ok(n) = text.parse::<u128>() {
-                return serializer.serialize_u128(n);
-            }
-            if let Ok(n) = text.parse::<i128>() {
-                return serializer.serialize_i128(n);
-            }
+            // Not `serialize_u128`: serde_json writes it as text, but
+            // `serde_json::to_value` (and `json!`) refuse it.
         }
         // A valid JSON number always parses as an f64 (huge ones as ±∞,
         // which serde_json writes as `null`).
@@ -201,6 +195,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
 /// Accepts whatever a serde format produces: integers of any width, finite
 /// floats (kept as their shortest round-trip text, `1.0` stays `1.0`),
 /// and serde_json's `arbitrary_precision` numbers exactly as written.
+///
+/// It asks the format for a newtype (see `VALUE_TOKEN`), which self-
+/// describing formats pass through (serde_json, CBOR, MessagePack, TOML,
+/// serde's own buffering); RON, which spells a newtype out by name, needs
+/// its `unwrap_newtypes` extension to read one.
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
         deserializer.deserialize_newtype_struct(VALUE_TOKEN, ValueVisitor)
@@ -520,7 +519,10 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
             return visitor.visit_i64(i);
         }
     }
-    visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN))
+    match n.as_f64() {
+        Some(f) if f.is_finite() => visitor.visit_f64(f),
+        _ => Err(out_of_range(n, "f64")),
+    }
 }
 
 impl<'de> Deserializer<'de> for De<'de> {

@@ -198,7 +198,13 @@ impl Accumulator {
             None => {}
             Some(v) => {
                 return match v.as_u64() {
-                    Some(i) => self.indexed_call_key(choice, i, id),
+                    Some(i) => {
+                        let named = call
+                            .get("function")
+                            .and_then(|f| get_str(f, "name"))
+                            .is_some_and(|name| !name.is_empty());
+                        self.indexed_call_key(choice, i, id, named)
+                    }
                     None => {
                         self.builder.error(ErrorInfo::new(alloc::format!(
                             "tool-call index {} is not a non-negative integer: fragment ignored",
@@ -229,12 +235,23 @@ impl Accumulator {
     }
 
     /// The key of a fragment at wire `index`: the index itself, unless a
-    /// call with another id already holds it. Then the fragment starts a
-    /// new call after the choice's last one, and the fragments that follow
-    /// at that index (without an id, or with the same one) continue it:
-    /// parallel calls that a server numbered all `0` stay apart instead of
-    /// having their names and arguments run together.
-    fn indexed_call_key(&mut self, choice: u64, index: u64, id: Option<&str>) -> Option<u64> {
+    /// call with another id already holds it and the fragment names a
+    /// tool, as a call's first fragment does. Then it starts a new call
+    /// after the choice's last one, and the fragments that follow at that
+    /// index continue it: parallel calls that a server numbered all `0`
+    /// (Ollama, some vLLM builds) stay apart instead of having their names
+    /// and arguments run together. A fragment with an id already seen goes
+    /// to that call (calls interleaved at one index); one with a new id
+    /// and no name continues the call at its index (servers that change a
+    /// call's id after its first fragment: Poolside, mlx-openai-server,
+    /// vLLM's gpt-oss).
+    fn indexed_call_key(
+        &mut self,
+        choice: u64,
+        index: u64,
+        id: Option<&str>,
+        named: bool,
+    ) -> Option<u64> {
         let moved = self
             .renumbered
             .iter()
@@ -254,10 +271,14 @@ impl Accumulator {
         else {
             return Some(key);
         };
-        let taken = calls
-            .get(&key)
-            .is_some_and(|held| !held.id.is_empty() && held.id != id);
-        if !taken {
+        if calls.get(&key).is_some_and(|held| held.id == id) {
+            return Some(key);
+        }
+        if let Some((&seen, _)) = calls.iter().find(|(_, call)| call.id == id) {
+            return Some(seen);
+        }
+        let taken = calls.get(&key).is_some_and(|held| !held.id.is_empty());
+        if !(taken && named) {
             return Some(key);
         }
         // No key after the last (it is `u64::MAX`): the fragment joins the
@@ -462,6 +483,38 @@ mod tests {
         let calls = &acc.message().choices.get(&0).unwrap().tool_calls;
         assert_eq!(calls.len(), 1);
         assert_eq!(calls.get(&0).unwrap().arguments_text, "{}");
+    }
+
+    /// A call whose id changes after its first fragment (Poolside,
+    /// mlx-openai-server, vLLM's gpt-oss) stays one call; calls interleaved
+    /// at one index go by their ids.
+    #[test]
+    fn an_id_that_changes_mid_call_and_interleaved_calls() {
+        let acc = run(&[
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_X","function":{"name":"get_weather","arguments":""}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_Y","function":{"arguments":"{\"city\":"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_Y","function":{"arguments":"\"Oslo\"}"}}]}}]}"#,
+        ]);
+        let calls = &acc.message().choices.get(&0).unwrap().tool_calls;
+        assert_eq!(calls.len(), 1);
+        let call = calls.get(&0).unwrap();
+        assert_eq!(
+            (call.id.as_str(), call.name.as_str()),
+            ("call_X", "get_weather")
+        );
+        assert_eq!(call.arguments_text, r#"{"city":"Oslo"}"#);
+        let acc = run(&[
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{\"x\":"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"b","function":{"name":"g","arguments":"{\"y\":"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"arguments":"1}"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"b","function":{"arguments":"2}"}}]}}]}"#,
+        ]);
+        let calls = &acc.message().choices.get(&0).unwrap().tool_calls;
+        let got: alloc::vec::Vec<_> = calls
+            .values()
+            .map(|c| (c.id.as_str(), c.arguments_text.as_str()))
+            .collect();
+        assert_eq!(got, [("a", r#"{"x":1}"#), ("b", r#"{"y":2}"#)]);
     }
 
     /// With `n` > 1 choices finish one by one: the message is complete only

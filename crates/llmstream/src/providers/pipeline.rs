@@ -258,8 +258,12 @@ impl Pipeline {
             // A provider given by the caller is kept, but a first payload
             // of another one's unmistakable shape is said: folded by the
             // wrong rules, it would give an empty message and no sign why.
+            // An error payload proves nothing (gateways send any shape).
+            let is_error =
+                payload.get("error").is_some() || super::get_str(payload, "type") == Some("error");
             if let Some(seen) = self
                 .forced
+                .filter(|_| !is_error)
                 .and_then(|_| Provider::detect_in(event_type, payload))
                 .filter(|&seen| seen != provider)
             {

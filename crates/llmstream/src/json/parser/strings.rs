@@ -260,8 +260,8 @@ impl Parser {
                     }
                 }
                 Escape::Backslash => {
-                    *pos += 1;
                     if byte == b'u' {
+                        *pos += 1;
                         escape = Escape::Hex {
                             digits: 0,
                             unit: 0,
@@ -269,9 +269,12 @@ impl Parser {
                         };
                         continue;
                     }
+                    // Checked before it is taken: a feed stops at the byte
+                    // that failed (`Feed::consumed`), as everywhere else.
                     let Some(c) = escaped_char(byte) else {
                         return Some(self.fail(ErrorKind::InvalidEscape { found: byte }, at));
                     };
+                    *pos += 1;
                     if let Some(step) = self.push_char(key, c, at) {
                         return Some(step);
                     }
