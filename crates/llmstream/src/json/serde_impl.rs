@@ -106,16 +106,12 @@ const SERDE_JSON_NUMBER: &str = "$serde_json::private::Number";
 const VALUE_TOKEN: &str = "$llmstream::private::Value";
 
 fn number_from_f64<E: de::Error>(f: f64) -> Result<Number, E> {
-    if !f.is_finite() {
-        return Err(E::invalid_value(
+    Number::from_f64(f).ok_or_else(|| {
+        E::invalid_value(
             Unexpected::Float(f),
             &"a finite number (JSON has no NaN or infinity)",
-        ));
-    }
-    // `{:?}` is the shortest text that reads back as the same f64 and keeps
-    // a fraction or exponent (`1.0`, `1e300`), so floats stay floats.
-    let text = alloc::format!("{f:?}");
-    Number::from_text(&text).ok_or_else(|| E::custom("float text is not a JSON number"))
+        )
+    })
 }
 
 fn number_from_text<E: de::Error>(text: &str) -> Result<Number, E> {

@@ -143,6 +143,86 @@ impl Value {
         matches!(self, Value::Null)
     }
 
+    /// Whether this is `true` or `false`.
+    pub fn is_bool(&self) -> bool {
+        matches!(self, Value::Bool(_))
+    }
+
+    /// Whether this is a number.
+    pub fn is_number(&self) -> bool {
+        matches!(self, Value::Number(_))
+    }
+
+    /// Whether this is a string.
+    pub fn is_string(&self) -> bool {
+        matches!(self, Value::String(_))
+    }
+
+    /// Whether this is an array.
+    pub fn is_array(&self) -> bool {
+        matches!(self, Value::Array(_))
+    }
+
+    /// Whether this is an object.
+    pub fn is_object(&self) -> bool {
+        matches!(self, Value::Object(_))
+    }
+
+    /// The member `key` of an object, mutably (the last one if repeated).
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        match self {
+            Value::Object(map) => map.get_mut(key),
+            _ => None,
+        }
+    }
+
+    /// The element at `index` of an array, mutably.
+    pub fn get_index_mut(&mut self, index: usize) -> Option<&mut Value> {
+        match self {
+            Value::Array(items) => items.get_mut(index),
+            _ => None,
+        }
+    }
+
+    /// The value at an RFC 6901 JSON pointer, mutably.
+    pub fn pointer_mut(&mut self, pointer: &str) -> Option<&mut Value> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut value = self;
+        for token in rest.split('/') {
+            let token = unescape_pointer_token(token);
+            value = match value {
+                Value::Object(map) => map.get_mut(&token)?,
+                Value::Array(items) => items.get_mut(parse_pointer_index(&token)?)?,
+                _ => return None,
+            };
+        }
+        Some(value)
+    }
+
+    /// The elements of an array, mutably.
+    pub fn as_array_mut(&mut self) -> Option<&mut Vec<Value>> {
+        match self {
+            Value::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The members of an object, mutably.
+    pub fn as_object_mut(&mut self) -> Option<&mut Map> {
+        match self {
+            Value::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// Takes the value out, leaving `null`.
+    pub fn take(&mut self) -> Value {
+        core::mem::take(self)
+    }
+
     /// The compact JSON text of this value (as `format!("{value}")`).
     pub fn to_json(&self) -> String {
         alloc::format!("{self}")
@@ -209,9 +289,67 @@ impl From<Number> for Value {
     }
 }
 
-impl From<Vec<Value>> for Value {
-    fn from(items: Vec<Value>) -> Self {
-        Value::Array(items)
+impl<T: Into<Value>> From<Vec<T>> for Value {
+    fn from(items: Vec<T>) -> Self {
+        Value::Array(items.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    /// `None` is `null`.
+    fn from(value: Option<T>) -> Self {
+        value.map_or(Value::Null, Into::into)
+    }
+}
+
+impl From<()> for Value {
+    fn from((): ()) -> Self {
+        Value::Null
+    }
+}
+
+impl From<f64> for Value {
+    /// The shortest text that reads back as `f` (`1.0` stays `1.0`); NaN
+    /// and the infinities, which JSON cannot write, are `null` (as in
+    /// serde_json).
+    fn from(f: f64) -> Self {
+        Number::from_f64(f).map_or(Value::Null, Value::Number)
+    }
+}
+
+impl From<f32> for Value {
+    /// As [`From<f64>`](#impl-From%3Cf64%3E-for-Value), with the shortest
+    /// text of the `f32` (`0.1f32` is `0.1`).
+    fn from(f: f32) -> Self {
+        Number::from_f32(f).map_or(Value::Null, Value::Number)
+    }
+}
+
+impl<T: Into<Value>> FromIterator<T> for Value {
+    /// An array of the items.
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        Value::Array(items.into_iter().map(Into::into).collect())
+    }
+}
+
+/// `null`, for the indexing below to return when nothing is there.
+static NULL: Value = Value::Null;
+
+impl core::ops::Index<&str> for Value {
+    type Output = Value;
+    /// The member `key` (the last if repeated), or `null` if this is not an
+    /// object or has no such member (as serde_json's `value["key"]`).
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl core::ops::Index<usize> for Value {
+    type Output = Value;
+    /// The element at `index`, or `null` if this is not an array or is
+    /// shorter (as serde_json's `value[0]`).
+    fn index(&self, index: usize) -> &Value {
+        self.get_index(index).unwrap_or(&NULL)
     }
 }
 
@@ -289,6 +427,42 @@ impl Number {
     /// The number exactly as written in the document.
     pub fn as_str(&self) -> &str {
         self.0.as_str()
+    }
+
+    /// The shortest text that reads back as `f`, keeping a fraction or an
+    /// exponent (`1.0`, `1e300`) so that a float stays one; `None` for NaN
+    /// and the infinities, which JSON cannot write.
+    pub fn from_f64(f: f64) -> Option<Number> {
+        if !f.is_finite() {
+            return None;
+        }
+        let mut buf = NumberBuf::new();
+        let _ = fmt::write(&mut buf, format_args!("{f:?}"));
+        Some(buf.finish())
+    }
+
+    /// As [`Number::from_f64`], with the shortest text of the `f32`.
+    pub fn from_f32(f: f32) -> Option<Number> {
+        if !f.is_finite() {
+            return None;
+        }
+        let mut buf = NumberBuf::new();
+        let _ = fmt::write(&mut buf, format_args!("{f:?}"));
+        Some(buf.finish())
+    }
+
+    /// The value as an `i128` if the text is an integer in range.
+    pub fn as_i128(&self) -> Option<i128> {
+        self.as_str().parse().ok()
+    }
+
+    /// The value as a `u128` if the text is a non-negative integer in range
+    /// (`-0` is zero).
+    pub fn as_u128(&self) -> Option<u128> {
+        match self.as_str() {
+            "-0" => Some(0),
+            text => text.parse().ok(),
+        }
     }
 
     /// The nearest `f64` (as Rust's `str::parse`); huge magnitudes give ±∞.
@@ -465,13 +639,42 @@ impl Map {
         self.members.push((key.into(), value));
     }
 
-    /// Sets `key`: replaces the last member with that key, or appends.
-    pub fn insert(&mut self, key: impl Into<Key>, value: Value) {
+    /// Sets `key`: replaces the last member with that key (returning its
+    /// value), or appends.
+    pub fn insert(&mut self, key: impl Into<Key>, value: Value) -> Option<Value> {
         let key = key.into();
         match self.get_mut(&key) {
-            Some(slot) => *slot = value,
-            None => self.members.push((key, value)),
+            Some(slot) => Some(core::mem::replace(slot, value)),
+            None => {
+                self.members.push((key, value));
+                None
+            }
         }
+    }
+
+    /// The member names in document order (duplicates included).
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
+        self.members.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// The member values in document order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
+        self.members.iter().map(|(_, v)| v)
+    }
+
+    /// The member values in document order, mutably.
+    pub fn values_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
+        self.members.iter_mut().map(|(_, v)| v)
+    }
+
+    /// The members in document order, their values mutably (a name is not
+    /// changed in place: remove the member and push another).
+    pub fn iter_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = (&Key, &mut Value)> + ExactSizeIterator {
+        self.members.iter_mut().map(|(k, v)| (&*k, v))
     }
 
     /// Removes and returns the last member named `key`.
