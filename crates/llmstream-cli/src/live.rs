@@ -15,7 +15,8 @@ use crossterm::style::{Attribute, Color, Print, ResetColor, SetAttribute, SetFor
 use crossterm::terminal::{Clear, ClearType};
 use crossterm::QueueableCommand;
 use llmstream::json::Value;
-use llmstream::providers::{MessageBuilder, StreamEvent};
+use llmstream::providers::{MessageBuilder, StreamEvent, Usage};
+use unicode_width::UnicodeWidthStr;
 
 /// Whether to draw with colours and cursor movement.
 pub fn fancy_output() -> bool {
@@ -36,6 +37,10 @@ struct ActiveCall {
     /// Terminal rows the last drawing took (to move back over them).
     rows: u16,
     dirty: bool,
+    /// The tree grew taller than the screen, where moving back over it
+    /// cannot reach its top: a one-line placeholder stands in for it until
+    /// the call ends.
+    too_tall: bool,
 }
 
 /// Counts of what was shown, for the summary line.
@@ -50,8 +55,16 @@ pub struct LiveView {
     out: Stdout,
     fancy: bool,
     width: usize,
+    height: usize,
     /// The kind of the text run being printed, if any.
     text: Option<TextKind>,
+    /// The text of choices other than the first, kept to be shown whole at
+    /// the end (streamed in turns, `n` > 1 choices would interleave token by
+    /// token): per choice, its runs of one kind each.
+    other_choices: std::collections::BTreeMap<u64, Vec<(TextKind, String)>>,
+    /// The last token counts, shown once the stream ends (Gemini sends
+    /// them with every chunk: shown as they come, they cut the text up).
+    usage: Option<Usage>,
     /// Whether the cursor is at the start of a line.
     at_line_start: bool,
     active: Option<ActiveCall>,
@@ -62,15 +75,17 @@ pub struct LiveView {
 
 impl LiveView {
     pub fn new(fancy: bool) -> Self {
-        let width = crossterm::terminal::size()
-            .map(|(w, _)| usize::from(w))
-            .unwrap_or(80)
-            .max(20);
+        let (width, height) = crossterm::terminal::size()
+            .map(|(w, h)| (usize::from(w), usize::from(h)))
+            .unwrap_or((80, 24));
         LiveView {
             out: std::io::stdout(),
             fancy,
-            width,
+            width: width.max(20),
+            height: height.max(4),
             text: None,
+            other_choices: std::collections::BTreeMap::new(),
+            usage: None,
             at_line_start: true,
             active: None,
             drawn: std::collections::HashSet::new(),
@@ -138,8 +153,22 @@ impl LiveView {
         }
     }
 
-    fn stream_text(&mut self, kind: TextKind, text: &str) {
-        self.finish_active(None);
+    fn stream_text(
+        &mut self,
+        kind: TextKind,
+        choice: u64,
+        text: &str,
+        builder: Option<&MessageBuilder>,
+    ) {
+        if choice != 0 {
+            let runs = self.other_choices.entry(choice).or_default();
+            match runs.last_mut() {
+                Some((last, run)) if *last == kind => run.push_str(text),
+                _ => runs.push((kind, text.to_string())),
+            }
+            return;
+        }
+        self.finish_active(builder);
         if self.text != Some(kind) {
             self.close_text();
             self.newline_if_needed();
@@ -169,9 +198,15 @@ impl LiveView {
                 let model = model.as_deref().unwrap_or("?");
                 self.note(&format!("message {id} from {model}"));
             }
-            StreamEvent::TextDelta { text, .. } => self.stream_text(TextKind::Text, text),
-            StreamEvent::ReasoningDelta { text, .. } => self.stream_text(TextKind::Reasoning, text),
-            StreamEvent::RefusalDelta { text, .. } => self.stream_text(TextKind::Refusal, text),
+            StreamEvent::TextDelta { choice, text } => {
+                self.stream_text(TextKind::Text, *choice, text, builder)
+            }
+            StreamEvent::ReasoningDelta { choice, text } => {
+                self.stream_text(TextKind::Reasoning, *choice, text, builder)
+            }
+            StreamEvent::RefusalDelta { choice, text } => {
+                self.stream_text(TextKind::Refusal, *choice, text, builder)
+            }
             StreamEvent::ToolCallStart {
                 choice,
                 call,
@@ -195,6 +230,7 @@ impl LiveView {
                         call: *call,
                         rows: 0,
                         dirty: true,
+                        too_tall: false,
                     });
                 }
             }
@@ -219,7 +255,7 @@ impl LiveView {
                     .as_ref()
                     .is_some_and(|a| a.choice == *choice && a.call == *call);
                 if ours {
-                    self.finish_active_with(arguments);
+                    self.finish_active_with(arguments, true);
                 } else if !self.drawn.contains(&(*choice, *call)) {
                     // Plain mode (or a call drawn out of turn) shows the
                     // arguments once, complete, under the call's name.
@@ -236,15 +272,7 @@ impl LiveView {
                     self.note(&format!("{name}: arguments are not valid JSON: {error}"));
                 }
             }
-            StreamEvent::Usage(usage) => {
-                let n = |v: Option<u64>| v.map_or("?".to_string(), |v| v.to_string());
-                self.note(&format!(
-                    "usage: {} in, {} out, {} total",
-                    n(usage.input_tokens),
-                    n(usage.output_tokens),
-                    n(usage.total_tokens)
-                ));
-            }
+            StreamEvent::Usage(usage) => self.usage = Some(usage.clone()),
             StreamEvent::Finish { reason, .. } => {
                 self.finish_active(builder);
                 self.note(&format!("finish: {reason}"));
@@ -274,32 +302,52 @@ impl LiveView {
     }
 
     fn redraw(&mut self, value: Option<&Value>, streaming: bool) {
-        let rows = self.active.as_ref().map_or(0, |a| a.rows);
+        let Some((rows, too_tall)) = self.active.as_ref().map(|a| (a.rows, a.too_tall)) else {
+            return;
+        };
+        if too_tall && streaming {
+            if let Some(active) = self.active.as_mut() {
+                active.dirty = false;
+            }
+            return;
+        }
         if rows > 0 {
             let _ = self.out.queue(MoveToPreviousLine(rows));
             let _ = self.out.queue(Clear(ClearType::FromCursorDown));
         }
-        let drawn = match value {
-            Some(v) => self.draw_tree(v, streaming),
-            None => {
-                self.attr(Attribute::Dim);
-                self.print("  …\n");
-                self.reset();
-                1
-            }
+        let lines = match value {
+            Some(v) => tree_lines(v, streaming),
+            None => vec![vec![(Some(Color::DarkGrey), "  …".to_string())]],
+        };
+        let tall = self.rows_of(&lines) >= self.height.saturating_sub(1);
+        let drawn = if streaming && tall {
+            // Too tall to move back over: a placeholder until the end.
+            self.attr(Attribute::Dim);
+            self.print("  … (taller than the screen: shown when complete)\n");
+            self.reset();
+            1
+        } else {
+            self.draw_lines(lines)
         };
         if let Some(active) = self.active.as_mut() {
             active.rows = drawn;
             active.dirty = false;
+            active.too_tall |= streaming && tall;
         }
     }
 
-    fn finish_active_with(&mut self, arguments: &Value) {
+    /// Draws the active call's final arguments. `ended`: the call is over;
+    /// else another call or text took the screen first (calls interleaved):
+    /// its arguments so far stay drawn, and it is shown again, complete,
+    /// when it ends.
+    fn finish_active_with(&mut self, arguments: &Value, ended: bool) {
         let Some((choice, call)) = self.active.as_ref().map(|a| (a.choice, a.call)) else {
             return;
         };
         self.redraw(Some(arguments), false);
-        self.drawn.insert((choice, call));
+        if ended {
+            self.drawn.insert((choice, call));
+        }
         self.active = None;
     }
 
@@ -311,23 +359,30 @@ impl LiveView {
             .and_then(|b| b.arguments(active.choice, active.call))
             .cloned()
             .unwrap_or(Value::Null);
-        self.finish_active_with(&value);
+        self.finish_active_with(&value, false);
     }
 
     /// Prints `value` as an indented, coloured tree; returns the rows used.
     fn draw_tree(&mut self, value: &Value, streaming: bool) -> u16 {
-        let mut lines: Vec<Vec<(Option<Color>, String)>> = Vec::new();
-        let mut line = vec![(None, "  ".to_string())];
-        tree(value, 1, &mut line, &mut lines);
-        if streaming {
-            line.push((Some(Color::DarkGrey), " ▍".to_string()));
-        }
-        lines.push(line);
-        let mut rows: u16 = 0;
+        self.draw_lines(tree_lines(value, streaming))
+    }
+
+    /// Terminal rows `lines` take, counting each character's display width
+    /// (a CJK character takes two columns) and the wrap at the edge.
+    fn rows_of(&self, lines: &[Line]) -> usize {
+        lines
+            .iter()
+            .map(|line| {
+                let width: usize = line.iter().map(|(_, text)| text.width()).sum();
+                width.div_ceil(self.width).max(1)
+            })
+            .sum()
+    }
+
+    fn draw_lines(&mut self, lines: Vec<Line>) -> u16 {
+        let rows = self.rows_of(&lines);
         for line in lines {
-            let mut chars = 0usize;
             for (color, text) in line {
-                chars += text.chars().count();
                 match color {
                     Some(c) => self.color(c),
                     None => self.reset(),
@@ -336,19 +391,47 @@ impl LiveView {
             }
             self.reset();
             self.print("\n");
-            let used = chars.div_ceil(self.width).max(1);
-            rows = rows.saturating_add(u16::try_from(used).unwrap_or(u16::MAX));
         }
-        rows
+        u16::try_from(rows).unwrap_or(u16::MAX)
     }
 
-    /// Ends the output (a final newline, colours reset).
+    /// Ends the output (the call being drawn finished, the last token counts,
+    /// a final newline, colours reset).
     pub fn close(&mut self) {
         self.finish_active(None);
         self.close_text();
         self.newline_if_needed();
+        for (choice, runs) in std::mem::take(&mut self.other_choices) {
+            self.heading(&format!("choice {choice}"));
+            for (kind, text) in runs {
+                self.stream_text(kind, 0, &text, None);
+            }
+            self.close_text();
+        }
+        if let Some(usage) = self.usage.take() {
+            let n = |v: Option<u64>| v.map_or("?".to_string(), |v| v.to_string());
+            self.note(&format!(
+                "usage: {} in, {} out, {} total",
+                n(usage.input_tokens),
+                n(usage.output_tokens),
+                n(usage.total_tokens)
+            ));
+        }
         let _ = self.out.flush();
     }
+}
+
+/// `value` as coloured lines of pretty JSON, the cursor mark after it
+/// while it streams.
+fn tree_lines(value: &Value, streaming: bool) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::new();
+    let mut line = vec![(None, "  ".to_string())];
+    tree(value, 1, &mut line, &mut lines);
+    if streaming {
+        line.push((Some(Color::DarkGrey), " ▍".to_string()));
+    }
+    lines.push(line);
+    lines
 }
 
 type Line = Vec<(Option<Color>, String)>;

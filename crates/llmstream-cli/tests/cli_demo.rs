@@ -245,3 +245,47 @@ fn version_and_unknown_subcommands() {
             .stdout(predicate::str::contains("Example"));
     }
 }
+
+#[test]
+fn a_speed_too_small_for_a_pause_is_bad_usage() {
+    llmstream()
+        .args(["demo", "--speed", "1e-300", "--no-pace"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--speed 1e-300 is too small"));
+}
+
+#[test]
+fn accumulate_live_without_payloads_is_an_error_too() {
+    llmstream()
+        .args(["accumulate", "--live"])
+        .write_stdin("garbage\n\n")
+        .assert()
+        .code(1)
+        .stderr("error: no provider payload found at byte 9, the end of the input\n");
+}
+
+/// `n` > 1 choices stream in turns; live, the first streams and the others
+/// are shown whole at the end, and token counts come once, after the text.
+#[test]
+fn accumulate_live_shows_each_choice_whole_and_usage_at_the_end() {
+    let chunk = |choice: u32, text: &str| {
+        format!("data: {{\"choices\":[{{\"index\":{choice},\"delta\":{{\"content\":\"{text}\"}}}}],\"usage\":{{\"prompt_tokens\":3,\"completion_tokens\":4,\"total_tokens\":7}}}}\n\n")
+    };
+    let body: String = [
+        chunk(0, "Hel"),
+        chunk(1, "Bon"),
+        chunk(0, "lo"),
+        chunk(1, "jour"),
+        "data: [DONE]\n\n".to_string(),
+    ]
+    .concat();
+    llmstream()
+        .args(["accumulate", "--live"])
+        .write_stdin(body)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Hello\n"))
+        .stdout(predicate::str::contains("── choice 1 ──\nBonjour\n"))
+        .stdout(predicate::str::ends_with("usage: 3 in, 4 out, 7 total\n"));
+}

@@ -99,7 +99,9 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
 fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     let mut pipeline = pipeline_for(args.provider);
     let mut view = LiveView::new(fancy_output());
-    args.input.stream(|piece| {
+    let mut bytes = 0usize;
+    let read = args.input.stream(|piece| {
+        bytes += piece.len();
         pipeline
             .feed(piece)
             .map_err(|e| Failure::Input(e.to_string()))?;
@@ -108,11 +110,20 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
         }
         view.render(pipeline.builder());
         Ok(())
-    })?;
+    });
     let finished = pipeline.finish();
     while let Some(event) = pipeline.next_event() {
         view.event(&event, pipeline.builder());
     }
+    // The screen is left clean (colours reset, the call being drawn
+    // finished) before any error is reported.
     view.close();
-    finished.map_err(|e| Failure::Input(e.to_string()))
+    read?;
+    finished.map_err(|e| Failure::Input(e.to_string()))?;
+    if pipeline.message().is_none() {
+        return Err(Failure::Input(format!(
+            "no provider payload found at byte {bytes}, the end of the input"
+        )));
+    }
+    Ok(())
 }

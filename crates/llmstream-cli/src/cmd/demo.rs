@@ -56,7 +56,9 @@ pub fn run(args: &DemoArgs) -> Result<(), Failure> {
     }
     let fancy = fancy_output();
     let pace = !args.no_pace && fancy;
-    let pause = EVENT_PAUSE.div_f64(args.speed);
+    // A speed so small that the pause overflows a `Duration` is bad usage.
+    let pause = Duration::try_from_secs_f64(EVENT_PAUSE.as_secs_f64() / args.speed)
+        .map_err(|_| Failure::Usage(format!("--speed {:?} is too small", args.speed)))?;
     let mut view = LiveView::new(fancy);
     let started = Instant::now();
     let mut parse_time = Duration::ZERO;
