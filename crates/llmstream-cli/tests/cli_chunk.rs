@@ -97,7 +97,7 @@ fn bad_input_exits_1_naming_the_byte_snapshot_and_path() {
         .write_stdin(b"{\"a\": 1}\n{\"a\": \"\xff\"}\n".as_slice())
         .assert()
         .code(1)
-        .stderr("error: snapshot is not UTF-8 at byte 16 (line 2)\n");
+        .stderr("error: snapshot is not UTF-8 at byte 16; line 2\n");
 }
 
 #[test]

@@ -856,7 +856,12 @@ impl fmt::Display for ChunkErrorKind {
                 f.write_str("a value of the previous snapshot is missing")
             }
             ChunkErrorKind::TypeChanged { from, to } => {
-                write!(f, "a {from} became {to}")
+                let article = if from.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                write!(f, "{article} {from} became {to}")
             }
             ChunkErrorKind::StringNotExtended => {
                 f.write_str("the string no longer extends its previous text")

@@ -2,7 +2,7 @@
 //! message, or its normalized events, or rendered live.
 
 use clap::{Args, ValueEnum};
-use llmstream::providers::{Pipeline, Provider};
+use llmstream::providers::{Pipeline, Provider, StreamEvent};
 
 use crate::input::InputArgs;
 use crate::live::{fancy_output, LiveView};
@@ -62,8 +62,13 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     let data = args.input.read()?;
     let mut pipeline = pipeline_for(args.provider);
     let mut out = Lines::new();
-    let drain = |pipeline: &mut Pipeline, out: &mut Lines| {
+    // The first error event, to say why no payload was found, if none is.
+    let mut first_error: Option<String> = None;
+    let mut drain = |pipeline: &mut Pipeline, out: &mut Lines| {
         while let Some(event) = pipeline.next_event() {
+            if let (StreamEvent::Error { message }, None) = (&event, &first_error) {
+                first_error = Some(message.clone());
+            }
             if args.events {
                 out.line(&event.to_value().to_json());
             }
@@ -84,8 +89,9 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     // With or without `--events`, a body with no provider payload at all is
     // bad input (the events printed before this say what was found).
     let Some(message) = pipeline.message() else {
+        let why = first_error.map_or(String::new(), |e| format!(" (first: {e})"));
         return Err(Failure::Input(format!(
-            "no provider payload found at byte {}, the end of the input",
+            "no provider payload found at byte {}, the end of the input{why}",
             data.len()
         )));
     };

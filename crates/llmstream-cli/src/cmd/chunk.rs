@@ -65,7 +65,7 @@ pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
         }
         let snapshot = std::str::from_utf8(&line).map_err(|e| {
             Failure::Input(format!(
-                "snapshot is not UTF-8 at byte {} (line {line_number})",
+                "snapshot is not UTF-8 at byte {}; line {line_number}",
                 line_start + e.valid_up_to()
             ))
         })?;

@@ -118,7 +118,9 @@ impl Encoder {
     }
 }
 
-/// Encodes a whole stream.
+/// Encodes a whole stream. An event that cannot be written (a line break
+/// in its type or ID, a NUL in its ID: the reader would split or drop the
+/// field) is an [`EncodeError`], and nothing is returned.
 pub fn encode(items: &[Item]) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
     let mut encoder = Encoder::new();
