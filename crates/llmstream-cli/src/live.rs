@@ -278,6 +278,9 @@ impl LiveView {
                 self.note(&format!("finish: {reason}"));
             }
             StreamEvent::Error { message } => {
+                // Below the tree being drawn, a line would be lost to its
+                // next redraw: the tree stops here (shown again at its end).
+                self.finish_active(builder);
                 self.close_text();
                 self.newline_if_needed();
                 self.color(Color::Red);
