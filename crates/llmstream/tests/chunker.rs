@@ -487,3 +487,27 @@ fn bad_input_a_root_that_is_not_a_container() {
     assert_eq!(chunker.snapshots(), 0);
     assert_eq!(chunker.process_text("{}").unwrap().concat(), "{");
 }
+
+/// The chunker walks values by recursion: a snapshot nested deeper than the
+/// parser's default limit is an error, not a stack overflow, and one at the
+/// limit is fine.
+#[test]
+fn a_snapshot_nested_too_deep_is_an_error() {
+    use llmstream::chunker::MAX_DEPTH;
+    use llmstream::json::Value;
+    let nest = |levels: usize| {
+        let mut value = Value::from(vec![Value::from(1)]);
+        for _ in 1..levels {
+            value = Value::from(vec![value]);
+        }
+        value
+    };
+    let mut chunker = SnapshotChunker::new();
+    let error = chunker.process(&nest(1000)).unwrap_err();
+    assert_eq!(error.kind(), &ChunkErrorKind::TooDeep);
+    let mut chunker = SnapshotChunker::new();
+    let mut text: String = chunker.process(&nest(MAX_DEPTH)).unwrap().concat();
+    text.extend(chunker.flush());
+    assert_eq!(text, nest(MAX_DEPTH).to_json());
+    assert!(chunker.process(&nest(MAX_DEPTH + 1)).is_err());
+}
