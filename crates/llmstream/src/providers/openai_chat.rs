@@ -198,13 +198,7 @@ impl Accumulator {
             None => {}
             Some(v) => {
                 return match v.as_u64() {
-                    Some(i) => {
-                        let named = call
-                            .get("function")
-                            .and_then(|f| get_str(f, "name"))
-                            .is_some_and(|name| !name.is_empty());
-                        self.indexed_call_key(choice, i, id, named)
-                    }
+                    Some(i) => self.indexed_call_key(choice, i, id, call),
                     None => {
                         self.builder.error(ErrorInfo::new(alloc::format!(
                             "tool-call index {} is not a non-negative integer: fragment ignored",
@@ -245,12 +239,12 @@ impl Accumulator {
     /// and no name continues the call at its index (servers that change a
     /// call's id after its first fragment: Poolside, mlx-openai-server,
     /// vLLM's gpt-oss).
-    fn indexed_call_key(
+    fn indexed_call_key<'v>(
         &mut self,
         choice: u64,
         index: u64,
         id: Option<&str>,
-        named: bool,
+        call: impl View<'v>,
     ) -> Option<u64> {
         let moved = self
             .renumbered
@@ -278,7 +272,13 @@ impl Accumulator {
             return Some(seen);
         }
         let taken = calls.get(&key).is_some_and(|held| !held.id.is_empty());
-        if !(taken && named) {
+        // Looked at only here: most fragments carry no id, or their call's.
+        let named = || {
+            call.get("function")
+                .and_then(|f| get_str(f, "name"))
+                .is_some_and(|name| !name.is_empty())
+        };
+        if !(taken && named()) {
             return Some(key);
         }
         // No key after the last (it is `u64::MAX`): the fragment joins the
