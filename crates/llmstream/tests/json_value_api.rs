@@ -138,3 +138,33 @@ fn map_views_and_insert() {
         r#"{"a":10,"b":null,"a":40,"c":50}"#
     );
 }
+
+/// RFC 6901, read and written the same way by `pointer` and `pointer_mut`.
+#[test]
+fn pointers_read_and_write_alike() {
+    let mut value = v(r#"{"a/b":{"~k":[10,20]},"":1,"0":"zero"}"#);
+    for (pointer, expected) in [
+        ("", Some(value.to_json())),
+        ("/a~1b/~0k/1", Some("20".to_string())),
+        ("/", Some("1".to_string())),
+        ("/0", Some(r#""zero""#.to_string())),
+        ("/a~1b/~0k/01", None),
+        ("/a~1b/~0k/-", None),
+        ("/a~1b/~0k/2", None),
+        ("a", None),
+        ("/missing", None),
+    ] {
+        assert_eq!(
+            value.pointer(pointer).map(Value::to_json),
+            expected,
+            "{pointer}"
+        );
+        assert_eq!(
+            value.pointer_mut(pointer).map(|v| v.to_json()),
+            expected,
+            "{pointer}"
+        );
+    }
+    *value.pointer_mut("/a~1b/~0k/0").unwrap() = Value::from(11);
+    assert_eq!(value["a/b"]["~k"][0], Value::from(11));
+}

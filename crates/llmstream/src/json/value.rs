@@ -54,20 +54,11 @@ impl Value {
 
     /// The value at an RFC 6901 JSON pointer (`""` is the whole value).
     pub fn pointer(&self, pointer: &str) -> Option<&Value> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let rest = pointer.strip_prefix('/')?;
-        let mut value = self;
-        for token in rest.split('/') {
-            let token = unescape_pointer_token(token);
-            value = match value {
-                Value::Object(map) => map.get(&token)?,
-                Value::Array(items) => items.get(parse_pointer_index(&token)?)?,
-                _ => return None,
-            };
-        }
-        Some(value)
+        pointer_tokens(pointer)?.try_fold(self, |value, token| match value {
+            Value::Object(map) => map.get(&token),
+            Value::Array(items) => items.get(parse_pointer_index(&token)?),
+            _ => None,
+        })
     }
 
     /// The value at a path (object steps take the last duplicate key).
@@ -186,20 +177,11 @@ impl Value {
 
     /// The value at an RFC 6901 JSON pointer, mutably.
     pub fn pointer_mut(&mut self, pointer: &str) -> Option<&mut Value> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let rest = pointer.strip_prefix('/')?;
-        let mut value = self;
-        for token in rest.split('/') {
-            let token = unescape_pointer_token(token);
-            value = match value {
-                Value::Object(map) => map.get_mut(&token)?,
-                Value::Array(items) => items.get_mut(parse_pointer_index(&token)?)?,
-                _ => return None,
-            };
-        }
-        Some(value)
+        pointer_tokens(pointer)?.try_fold(self, |value, token| match value {
+            Value::Object(map) => map.get_mut(&token),
+            Value::Array(items) => items.get_mut(parse_pointer_index(&token)?),
+            _ => None,
+        })
     }
 
     /// The elements of an array, mutably.
@@ -244,6 +226,20 @@ impl Value {
             Value::Object(_) => "object",
         }
     }
+}
+
+/// The unescaped tokens of an RFC 6901 pointer (none for `""`, the whole
+/// value); `None` if it is not a pointer (it does not start with `/`).
+fn pointer_tokens(pointer: &str) -> Option<impl Iterator<Item = String> + '_> {
+    let rest = match pointer {
+        "" => None,
+        _ => Some(pointer.strip_prefix('/')?),
+    };
+    Some(
+        rest.into_iter()
+            .flat_map(|rest| rest.split('/'))
+            .map(unescape_pointer_token),
+    )
 }
 
 fn unescape_pointer_token(token: &str) -> String {
