@@ -573,7 +573,11 @@ fn child<'a>(value: &'a Value, seg: &Segment) -> Option<&'a Value> {
 /// made a snapshot of a wide object cost k² (95× the parse of the same
 /// snapshots at 4,000 keys).
 fn unique(map: &Map) -> Vec<(&str, &Value)> {
-    let last = by_key(map);
+    unique_by(map, &by_key(map))
+}
+
+/// [`unique`], with the map's [`by_key`] already made.
+fn unique_by<'a>(map: &'a Map, last: &BTreeMap<&'a str, &'a Value>) -> Vec<(&'a str, &'a Value)> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::with_capacity(last.len());
     for (key, _) in map.iter() {
@@ -636,7 +640,7 @@ fn find_change(prev: &Value, cur: &Value, path: &mut PathBuf) -> bool {
         }
         (Value::Object(a), Value::Object(b)) => {
             let (in_a, in_b) = (by_key(a), by_key(b));
-            for (key, x) in unique(a) {
+            for (key, x) in unique_by(a, &in_a) {
                 path.push_key(key);
                 match in_b.get(key) {
                     Some(y) if !find_change(x, y, path) => {}
@@ -644,7 +648,10 @@ fn find_change(prev: &Value, cur: &Value, path: &mut PathBuf) -> bool {
                 }
                 path.pop();
             }
-            if let Some((key, _)) = unique(b).into_iter().find(|(k, _)| !in_a.contains_key(k)) {
+            let added = unique_by(b, &in_b)
+                .into_iter()
+                .find(|(k, _)| !in_a.contains_key(k));
+            if let Some((key, _)) = added {
                 path.push_key(key);
                 return true;
             }

@@ -429,22 +429,19 @@ impl Number {
     /// exponent (`1.0`, `1e300`) so that a float stays one; `None` for NaN
     /// and the infinities, which JSON cannot write.
     pub fn from_f64(f: f64) -> Option<Number> {
-        if !f.is_finite() {
-            return None;
-        }
-        let mut buf = NumberBuf::new();
-        let _ = fmt::write(&mut buf, format_args!("{f:?}"));
-        Some(buf.finish())
+        f.is_finite().then(|| Number::from_float(&f))
     }
 
     /// As [`Number::from_f64`], with the shortest text of the `f32`.
     pub fn from_f32(f: f32) -> Option<Number> {
-        if !f.is_finite() {
-            return None;
-        }
+        f.is_finite().then(|| Number::from_float(&f))
+    }
+
+    /// A finite float's `Debug` text: the shortest that reads back as it.
+    fn from_float(f: &dyn fmt::Debug) -> Number {
         let mut buf = NumberBuf::new();
         let _ = fmt::write(&mut buf, format_args!("{f:?}"));
-        Some(buf.finish())
+        buf.finish()
     }
 
     /// The value as an `i128` if the text is an integer in range.
@@ -455,10 +452,7 @@ impl Number {
     /// The value as a `u128` if the text is a non-negative integer in range
     /// (`-0` is zero).
     pub fn as_u128(&self) -> Option<u128> {
-        match self.as_str() {
-            "-0" => Some(0),
-            text => text.parse().ok(),
-        }
+        self.unsigned_text().parse().ok()
     }
 
     /// The nearest `f64` (as Rust's `str::parse`); huge magnitudes give ±∞.
@@ -475,9 +469,14 @@ impl Number {
     /// The value as a `u64` if the text is a non-negative integer in range
     /// (`-0` is zero, as [`Number::as_i64`] and `from_value` have it).
     pub fn as_u64(&self) -> Option<u64> {
+        self.unsigned_text().parse().ok()
+    }
+
+    /// The text for an unsigned parse: `-0` is zero.
+    fn unsigned_text(&self) -> &str {
         match self.as_str() {
-            "-0" => Some(0),
-            text => text.parse().ok(),
+            "-0" => "0",
+            text => text,
         }
     }
 

@@ -162,14 +162,14 @@ impl Accumulator {
         }
         // The input counts every prompt token, as the other providers' do;
         // the total is derived from it.
-        let add = super::event::add_counts;
-        let input = self.usage.input_tokens.map(|n| {
-            let cache = add(
-                self.usage.cached_input_tokens,
-                self.usage.cache_write_input_tokens,
-            );
-            add(Some(n), cache).unwrap_or(n)
-        });
+        let cache = [
+            self.usage.cached_input_tokens,
+            self.usage.cache_write_input_tokens,
+        ];
+        let input = self
+            .usage
+            .input_tokens
+            .map(|n| cache.into_iter().flatten().fold(n, u64::saturating_add));
         let usage = Usage {
             input_tokens: input,
             total_tokens: None,

@@ -9,6 +9,7 @@ use super::{
     Accumulator, ErrorInfo, Message, MessageBuilder, Provider, ProviderLimits, StreamEvent,
 };
 use crate::json;
+use crate::json::scan::is_whitespace;
 use crate::sse::{self, ItemRef};
 
 /// The whole client-side job for one streamed response: SSE decoding, JSON
@@ -210,7 +211,7 @@ impl Pipeline {
     /// unlike a byte offset taken when the event is pulled, does not depend
     /// on how the body was cut.
     fn payload(&mut self, event_type: &str, data: &str, number: u64) {
-        let trimmed = data.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+        let trimmed = data.trim_matches(|c: char| c.is_ascii() && is_whitespace(c as u8));
         if trimmed.is_empty() {
             return;
         }
@@ -246,10 +247,8 @@ impl Pipeline {
                 self.report(ErrorInfo::new(message));
                 return;
             };
-            let mut acc = match self.limits.as_deref() {
-                Some(&limits) => provider.accumulator_with(limits),
-                None => provider.accumulator(),
-            };
+            let limits = self.limits.as_deref().copied().unwrap_or_default();
+            let mut acc = provider.accumulator_with(limits);
             if let Some(error) = self.early_error.take() {
                 acc.builder_mut().error(error);
                 // The event was already reported; keep only the record.

@@ -886,12 +886,7 @@ impl ActionStream {
 /// A parser error with its offset replaced by `at`, the offset in the whole
 /// input: `<what> at byte <at>`, and the path in the value where there is one.
 fn describe(e: &Error, at: u64) -> String {
-    let path = e.path();
-    if path.segments().is_empty() {
-        format!("{} at byte {at}", e.kind())
-    } else {
-        format!("{} at byte {at} (path {path})", e.kind())
-    }
+    format!("{}", Error::new(e.kind().clone(), at, e.path().clone()))
 }
 
 /// Removes the value at `path` from `root`, where it is the last member of
@@ -900,19 +895,16 @@ fn drop_last(root: &mut Value, path: &[Segment]) {
     let Some((last, parents)) = path.split_last() else {
         return;
     };
-    let mut at = root;
-    for segment in parents {
-        let next = match (at, segment) {
-            (Value::Array(items), Segment::Index(i)) => items.get_mut(*i),
-            (Value::Object(map), Segment::Key(key)) => map.get_mut(key),
-            _ => None,
-        };
-        let Some(next) = next else {
-            return;
-        };
-        at = next;
-    }
-    match (at, last) {
+    let parent = parents
+        .iter()
+        .try_fold(root, |value, segment| match segment {
+            Segment::Index(i) => value.get_index_mut(*i),
+            Segment::Key(key) => value.get_mut(key),
+        });
+    let Some(parent) = parent else {
+        return;
+    };
+    match (parent, last) {
         (Value::Array(items), Segment::Index(_)) => {
             items.pop();
         }

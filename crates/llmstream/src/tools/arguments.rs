@@ -184,10 +184,7 @@ impl ArgumentStream {
         };
         // JSON's whitespace only: a no-break space or a form feed is text,
         // invalid as JSON, not "no arguments".
-        if text
-            .bytes()
-            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-        {
+        if text.bytes().all(crate::json::scan::is_whitespace) {
             return Value::Object(crate::json::Map::new());
         }
         // Invalid JSON (an error while pushing) is kept as its text; an
