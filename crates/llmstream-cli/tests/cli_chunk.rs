@@ -100,6 +100,30 @@ fn bad_input_exits_1_naming_the_byte_snapshot_and_path() {
         .stderr("error: snapshot is not UTF-8 at byte 16; line 2\n");
 }
 
+/// A producer that declares its fields empty up front: by default the
+/// filling of a field left behind is an error with a hint, and
+/// `--hold-placeholders` takes the stream.
+#[test]
+fn hold_placeholders_takes_fields_declared_up_front() {
+    let up_front = "{\"t\": \"\", \"tags\": []}\n{\"t\": \"Trip\", \"tags\": []}\n\
+                    {\"t\": \"Trip\", \"tags\": [\"sun\"]}\n";
+    chunk()
+        .write_stdin(up_front)
+        .assert()
+        .code(1)
+        .stderr(
+            "error: an empty value emitted complete is being filled: the producer declares \
+             fields up front (try --hold-placeholders) at byte 48 (path tags[0]); \
+             line 3, snapshot 3\n",
+        );
+    chunk()
+        .args(["--hold-placeholders", "--concat"])
+        .write_stdin(up_front)
+        .assert()
+        .success()
+        .stdout("{\"t\":\"Trip\",\"tags\":[\"sun\"]}\n");
+}
+
 #[test]
 fn every_fixture_round_trips_through_concat() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/chunker");

@@ -54,11 +54,27 @@
 //!   later snapshot shows which one grows; then the others are emitted
 //!   complete first and the growing one is opened. Numbers, booleans and
 //!   null are emitted complete at once. An empty string, array or object
-//!   that is held and has not changed stays held until its level closes:
-//!   some producers declare every field empty up front and fill them in one
-//!   by one, and an unchanged placeholder is not proof of anything.
+//!   is no exception: held beside a sibling that then grows, it is
+//!   finished, and is emitted empty.
 //! - Empty arrays and objects are opened and stay open until one of the
 //!   rules above (or [`SnapshotChunker::flush`]) closes them.
+//!
+//! So, from a generator that writes one value at a time, a value it has
+//! finished is emitted complete at the latest one snapshot after the first
+//! snapshot that holds it finished (a property test holds the chunker to
+//! that). Input outside that assumption waits longer, never wrongly: two
+//! held values that grow in the same snapshot stay held until a snapshot
+//! shows one of them growing alone.
+//!
+//! # Producers that declare every field up front
+//!
+//! The rules assume the generator writes one value at a time. Some
+//! producers instead send every field empty first (`{"title": "", "tags":
+//! []}`) and fill them in one by one. Under the rules an empty field left
+//! behind is finished, so its later filling is rejected
+//! ([`ChunkErrorKind::PlaceholderFilled`]). For such producers,
+//! [`SnapshotChunker::hold_placeholders`] keeps an unchanged empty value
+//! held until it grows or its level closes, at the cost of that wait.
 //!
 //! # Errors
 //!
@@ -95,6 +111,9 @@ pub struct SnapshotChunker {
     frames: Vec<Frame>,
     /// The open string, a child of the deepest frame.
     open: Option<OpenString>,
+    /// Keep unchanged empty values held until they grow or their level
+    /// closes (see [`SnapshotChunker::hold_placeholders`]).
+    hold_placeholders: bool,
 }
 
 /// An open container in the output.
@@ -142,6 +161,42 @@ impl SnapshotChunker {
     /// A chunker waiting for its first snapshot.
     pub fn new() -> Self {
         SnapshotChunker::default()
+    }
+
+    /// For producers that declare every field empty up front and then fill
+    /// them in one by one: an empty string, array or object that is held
+    /// and unchanged stays held until it grows or its level closes, rather
+    /// than being taken as finished when a sibling grows (the default,
+    /// which emits it at once and rejects its later filling with
+    /// [`ChunkErrorKind::PlaceholderFilled`]). The price is that a field
+    /// that really is empty comes out only when its object closes.
+    ///
+    /// ```
+    /// use llmstream::chunker::SnapshotChunker;
+    ///
+    /// let snapshots = [
+    ///     r#"{"title": "", "tags": []}"#,
+    ///     r#"{"title": "Trip", "tags": []}"#,
+    ///     r#"{"title": "Trip", "tags": ["summer"]}"#,
+    /// ];
+    /// let mut chunker = SnapshotChunker::new().hold_placeholders(true);
+    /// let mut text = String::new();
+    /// for snapshot in snapshots {
+    ///     text.extend(chunker.process_text(snapshot)?);
+    /// }
+    /// text.extend(chunker.flush());
+    /// assert_eq!(text, r#"{"title":"Trip","tags":["summer"]}"#);
+    ///
+    /// // By default the empty `tags` was finished when `title` grew alone.
+    /// let mut chunker = SnapshotChunker::new();
+    /// chunker.process_text(snapshots[0])?;
+    /// chunker.process_text(snapshots[1])?;
+    /// assert!(chunker.process_text(snapshots[2]).is_err());
+    /// # Ok::<(), llmstream::chunker::ChunkError>(())
+    /// ```
+    pub fn hold_placeholders(mut self, hold: bool) -> Self {
+        self.hold_placeholders = hold;
+        self
     }
 
     /// The number of snapshots accepted since the start (or the last
@@ -234,8 +289,9 @@ impl SnapshotChunker {
 
     /// Forgets the current document, even in the middle of a string: the
     /// text emitted so far is abandoned and the next snapshot starts anew.
+    /// The setting of [`hold_placeholders`](Self::hold_placeholders) stays.
     pub fn reset(&mut self) {
-        *self = SnapshotChunker::default();
+        *self = SnapshotChunker::new().hold_placeholders(self.hold_placeholders);
     }
 
     /// Checks that `cur` only grows `prev` and leaves closed content alone.
@@ -270,9 +326,18 @@ impl SnapshotChunker {
                 if let (Some(pc), Some(cc)) =
                     (child_in(p, &p_keys, &seg), child_in(c, &c_keys, &seg))
                 {
+                    let depth = path.segments().len();
                     push_seg(&mut path, &seg);
                     if find_change(pc, cc, &mut path) {
-                        return Err((path, ChunkErrorKind::ChangedAfterComplete));
+                        let kind = if filled_placeholder(
+                            pc,
+                            path.segments().get(depth + 1..).unwrap_or(&[]),
+                        ) {
+                            ChunkErrorKind::PlaceholderFilled
+                        } else {
+                            ChunkErrorKind::ChangedAfterComplete
+                        };
+                        return Err((path, kind));
                     }
                     path.pop();
                 }
@@ -393,7 +458,7 @@ impl SnapshotChunker {
                     Class::New
                 }
                 Some(b) if differs(b, item) => Class::Grown,
-                Some(_) if is_empty(item) => Class::Placeholder,
+                Some(_) if self.hold_placeholders && is_empty(item) => Class::Placeholder,
                 Some(_) => Class::Complete,
             };
             classes.push((seg, item, before, class));
@@ -482,8 +547,9 @@ enum Class {
     New,
     /// Existed, held, and changed: a candidate if nothing new appeared.
     Grown,
-    /// An empty string, array or object held and unchanged: not proof of
-    /// anything, so it stays held until its level closes.
+    /// An empty string, array or object held and unchanged, when
+    /// placeholders are held: it stays held until it grows or its level
+    /// closes.
     Placeholder,
 }
 
@@ -596,6 +662,22 @@ fn by_key(map: &Map) -> BTreeMap<&str, &Value> {
     map.iter()
         .map(|(key, value)| (key.as_str(), value))
         .collect()
+}
+
+/// Whether the change that [`find_change`] found at `rest` below `closed`
+/// (a value emitted complete) is an empty value being filled: an empty
+/// string that grew, or an empty array or object that gained its first
+/// child.
+fn filled_placeholder(closed: &Value, rest: &[Segment]) -> bool {
+    let mut value = closed;
+    for (i, seg) in rest.iter().enumerate() {
+        match child(value, seg) {
+            Some(next) => value = next,
+            // The first child of an empty container is the change.
+            None => return i + 1 == rest.len() && is_empty(value),
+        }
+    }
+    matches!(value, Value::String(text) if text.is_empty())
 }
 
 fn is_growable(value: &Value) -> bool {
@@ -891,6 +973,11 @@ pub enum ChunkErrorKind {
     /// its closing quote was sent, or a closed array or object gained
     /// content.
     ChangedAfterComplete,
+    /// An empty string, array or object that was emitted complete (it was
+    /// left behind while a sibling grew) is being filled: the producer
+    /// declares fields up front, which
+    /// [`SnapshotChunker::hold_placeholders`] is for.
+    PlaceholderFilled,
     /// The snapshot nests deeper than [`MAX_DEPTH`] (the JSON parser's
     /// default limit): the chunker walks values by recursion.
     TooDeep,
@@ -947,6 +1034,10 @@ impl fmt::Display for ChunkErrorKind {
             ChunkErrorKind::ChangedAfterComplete => {
                 f.write_str("changed after it was emitted complete")
             }
+            ChunkErrorKind::PlaceholderFilled => f.write_str(
+                "an empty value emitted complete is being filled: the producer \
+                 declares fields up front (see SnapshotChunker::hold_placeholders)",
+            ),
         }
     }
 }

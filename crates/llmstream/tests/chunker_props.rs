@@ -6,7 +6,9 @@
 //! concatenation of every chunk must parse to the final document.
 
 use llmstream::chunker::SnapshotChunker;
-use llmstream::json::{Key, Map, Number, Value};
+use std::collections::HashSet;
+
+use llmstream::json::{self, EventKind, Key, Map, Number, Segment, Value};
 use proptest::prelude::*;
 use proptest::test_runner::TestRng;
 
@@ -42,6 +44,18 @@ fn document() -> impl Strategy<Value = Value> {
 /// The document as written so far after `budget` steps: entering a member
 /// or item costs one step, each character of a string one step.
 fn truncate(value: &Value, budget: &mut usize) -> Value {
+    truncate_at(value, budget, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`truncate`], which also leaves in `cursor` the path of the value
+/// being written when the budget ran out (`at` is the path of `value`):
+/// everything not on that path is finished.
+fn truncate_at(
+    value: &Value,
+    budget: &mut usize,
+    at: &mut Vec<Seg>,
+    cursor: &mut Vec<Seg>,
+) -> Value {
     match value {
         Value::String(s) => {
             let take = s.chars().count().min(*budget);
@@ -50,12 +64,15 @@ fn truncate(value: &Value, budget: &mut usize) -> Value {
         }
         Value::Array(items) => {
             let mut out = Vec::new();
-            for item in items {
+            for (i, item) in items.iter().enumerate() {
                 if *budget == 0 {
                     break;
                 }
                 *budget -= 1;
-                out.push(truncate(item, budget));
+                at.push(Seg::Index(i));
+                cursor.clone_from(at);
+                out.push(truncate_at(item, budget, at, cursor));
+                at.pop();
             }
             Value::Array(out)
         }
@@ -66,12 +83,75 @@ fn truncate(value: &Value, budget: &mut usize) -> Value {
                     break;
                 }
                 *budget -= 1;
-                out.push(key.clone(), truncate(item, budget));
+                at.push(Seg::Key(key.to_string()));
+                cursor.clone_from(at);
+                out.push(key.clone(), truncate_at(item, budget, at, cursor));
+                at.pop();
             }
             Value::Object(out)
         }
         other => other.clone(),
     }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// The paths of every value in `value` (the root excepted) that is not on
+/// the path `cursor` leads along: the values the generator has finished.
+fn finished_paths(value: &Value, at: &mut Vec<Seg>, cursor: &[Seg], out: &mut Vec<Vec<Seg>>) {
+    let children: Vec<(Seg, &Value)> = match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Seg::Index(i), v))
+            .collect(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| (Seg::Key(k.to_string()), v))
+            .collect(),
+        _ => return,
+    };
+    for (seg, child) in children {
+        at.push(seg);
+        if !cursor.starts_with(at) {
+            out.push(at.clone());
+        }
+        finished_paths(child, at, cursor, out);
+        at.pop();
+    }
+}
+
+/// The paths of the values that `text`, a prefix of a JSON document, holds
+/// complete: closed containers, strings with their closing quote, and
+/// numbers and literals, which a following `,` completes.
+fn completed_paths(text: &str) -> HashSet<Vec<Seg>> {
+    let mut done = HashSet::new();
+    let mut parser = json::Parser::new();
+    // After a bracket that opens, the comma is an error: the events before
+    // it are what counts.
+    let _ = parser.push_with(format!("{text},").as_bytes(), |event| {
+        let complete = !matches!(
+            event.kind,
+            EventKind::StartObject | EventKind::StartArray | EventKind::StringDelta(_)
+        );
+        if complete {
+            let path = event
+                .path
+                .segments()
+                .iter()
+                .map(|seg| match seg {
+                    Segment::Key(key) => Seg::Key(key.to_string()),
+                    Segment::Index(i) => Seg::Index(*i),
+                })
+                .collect();
+            done.insert(path);
+        }
+    });
+    done
 }
 
 /// The same value with every object's members in a random order.
@@ -129,6 +209,34 @@ proptest! {
         }
         text.extend(chunker.flush());
         prop_assert_eq!(to_serde(&text), to_serde(&doc.to_json()), "{}", text);
+    }
+
+    /// DESIGN.md: the chunker "holds back only what is ambiguous, at most one
+    /// snapshot longer". Of a generator that writes one value at a time,
+    /// every value finished in snapshot k is complete in the text emitted
+    /// once snapshot k + 1 is processed.
+    #[test]
+    fn a_finished_value_is_out_at_most_one_snapshot_later(doc in document(), seed in any::<u64>()) {
+        let mut rng = TestRng::from_seed(proptest::test_runner::RngAlgorithm::ChaCha, &seed_bytes(seed));
+        let mut chunker = SnapshotChunker::new();
+        let mut text = String::new();
+        let mut finished_before: Vec<Vec<Seg>> = Vec::new();
+        let mut steps = 0;
+        loop {
+            steps += below(&mut rng, 1, 5);
+            let mut cursor = Vec::new();
+            let snapshot = truncate_at(&doc, &mut steps.clone(), &mut Vec::new(), &mut cursor);
+            text.extend(chunker.process(&shuffle(&snapshot, &mut rng)).unwrap());
+            let done = completed_paths(&text);
+            for path in &finished_before {
+                prop_assert!(done.contains(path), "{:?} is not out one snapshot after it was finished: {}", path, text);
+            }
+            finished_before.clear();
+            finished_paths(&snapshot, &mut Vec::new(), &cursor, &mut finished_before);
+            if snapshot == doc {
+                break;
+            }
+        }
     }
 
     /// Snapshots out of order or repeated: the ones that break growth are

@@ -23,12 +23,17 @@ pub struct ChunkArgs {
     /// Print only the concatenated text of every chunk (the final JSON).
     #[arg(long)]
     pub concat: bool,
+    /// For producers that send every field empty first and fill them in
+    /// one by one: hold an unchanged empty value until it grows or its
+    /// object closes, instead of taking it as finished when a sibling grows.
+    #[arg(long)]
+    pub hold_placeholders: bool,
 }
 
 pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
     let bytes = args.input.read()?;
     let mut out = Lines::new();
-    let mut chunker = SnapshotChunker::new();
+    let mut chunker = SnapshotChunker::new().hold_placeholders(args.hold_placeholders);
     let mut text = String::new();
     let mut line = Vec::new();
     let mut line_number = 0usize;
@@ -90,6 +95,13 @@ fn failure(error: &ChunkError, line_start: usize, line_number: usize) -> Failure
             format!("not valid JSON: {}", json.kind()),
             line_start as u64 + json.offset(),
             json.path().to_string(),
+        ),
+        ChunkErrorKind::PlaceholderFilled => (
+            "an empty value emitted complete is being filled: the producer declares \
+             fields up front (try --hold-placeholders)"
+                .to_string(),
+            line_start as u64,
+            error.path().to_string(),
         ),
         kind => (
             kind.to_string(),
