@@ -1,6 +1,6 @@
-//! SnapshotChunker over arbitrary JSON-lines snapshots: never panics; a
-//! rejected snapshot changes nothing (the caller may skip it and go on), so
-//! the concatenation of every chunk, flush included, always parses to the
+//! SnapshotChunker over arbitrary JSON-lines snapshots, in either
+//! placeholder mode: never panics; a rejected snapshot changes nothing (the
+//! caller may skip it and go on), so the concatenation of every chunk, flush included, always parses to the
 //! last accepted snapshot (member order aside).
 #![no_main]
 
@@ -19,7 +19,9 @@ fuzz_target!(|data: &[u8]| {
     let Some(input) = Input::new(data) else {
         return;
     };
-    let mut chunker = SnapshotChunker::new();
+    // Flag bit 0: hold unchanged empty values (producers that declare
+    // fields up front).
+    let mut chunker = SnapshotChunker::new().hold_placeholders(input.flags & 1 == 1);
     let mut text = String::new();
     let mut last: Option<Value> = None;
     let mut accepted = 0;
