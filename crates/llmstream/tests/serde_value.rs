@@ -230,3 +230,100 @@ fn serde_json_conversions() {
         serde_json::json!({"huge": null, "k": 2})
     );
 }
+
+/// Map keys read as numbers or bools exactly where serde_json reads them:
+/// the key is the whole JSON number grammar, or `true` / `false`.
+#[test]
+fn map_keys_parse_as_serde_json_parses_them() {
+    fn both<T>(key: &str) -> (Result<T, String>, Result<T, String>)
+    where
+        T: serde::de::DeserializeOwned + Ord,
+    {
+        let text = format!("{{{}: 0}}", serde_json::to_string(key).unwrap());
+        let ours = from_value::<BTreeMap<T, i32>>(&v(&text))
+            .map(|m| m.into_keys().next().unwrap())
+            .map_err(|e| e.to_string());
+        let theirs = serde_json::from_str::<BTreeMap<T, i32>>(&text)
+            .map(|m| m.into_keys().next().unwrap())
+            .map_err(|e| e.to_string());
+        (ours, theirs)
+    }
+    for key in [
+        "1",
+        "+1",
+        "01",
+        " 1",
+        "1 ",
+        "1.5",
+        "1e2",
+        "-",
+        "abc",
+        "true",
+        "",
+        "300",
+        "-129",
+        "18446744073709551616",
+    ] {
+        let (ours, theirs) = both::<i64>(key);
+        assert_eq!(
+            ours.is_ok(),
+            theirs.is_ok(),
+            "i64 {key:?}: {ours:?} vs {theirs:?}"
+        );
+        if let (Ok(a), Ok(b)) = (&ours, &theirs) {
+            assert_eq!(a, b);
+        }
+        let (ours, theirs) = both::<u8>(key);
+        assert_eq!(
+            ours.is_ok(),
+            theirs.is_ok(),
+            "u8 {key:?}: {ours:?} vs {theirs:?}"
+        );
+        let (ours, theirs) = both::<bool>(key);
+        assert_eq!(
+            ours.is_ok(),
+            theirs.is_ok(),
+            "bool {key:?}: {ours:?} vs {theirs:?}"
+        );
+    }
+    let floats = |text: &str| {
+        from_value::<HashMap<Float, i32>>(&v(text)).map(|m| m.into_keys().next().unwrap().0)
+    };
+    assert_eq!(floats(r#"{"-2e3": 0}"#).unwrap(), -2000.0);
+    assert_eq!(floats(r#"{"1.5": 0}"#).unwrap(), 1.5);
+    for bad in [
+        r#"{"1e999": 0}"#,
+        r#"{"+1": 0}"#,
+        r#"{"nan": 0}"#,
+        r#"{"inf": 0}"#,
+    ] {
+        assert!(floats(bad).is_err(), "{bad}");
+    }
+    assert_eq!(
+        from_value::<BTreeMap<i64, i32>>(&v(r#"{"+1": 0}"#))
+            .unwrap_err()
+            .to_string(),
+        "expected the key \"+1\" to be a number in quotes"
+    );
+}
+
+/// An f64 that can be a map key (by its bits).
+#[derive(Debug)]
+struct Float(f64);
+
+impl PartialEq for Float {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+impl Eq for Float {}
+impl std::hash::Hash for Float {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
+}
+impl<'de> Deserialize<'de> for Float {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        f64::deserialize(d).map(Float)
+    }
+}

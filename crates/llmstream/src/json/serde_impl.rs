@@ -929,16 +929,31 @@ impl<'de> VariantAccess<'de> for De<'de> {
     }
 }
 
-/// An object key: a string, or a number written as a string (map keys of
-/// integer types, as serde_json reads them).
+/// An object key: a string, or, as serde_json reads map keys, a number or
+/// a bool written as a string. A numeric key is the whole JSON number
+/// grammar (`"+1"`, `"01"` and `" 1"` are not numbers).
 struct Key<'de>(&'de str);
 
-macro_rules! key_integer {
-    ($($method:ident $visit:ident $t:ty),*) => {$(
+impl Key<'_> {
+    fn not_a_number(&self) -> DeError {
+        de::Error::custom(format_args!(
+            "expected the key {:?} to be a number in quotes",
+            self.0
+        ))
+    }
+}
+
+/// The key read as a `$t` that `$fits` (integers: in range, by parsing;
+/// floats: finite as well).
+macro_rules! key_number {
+    ($($method:ident $visit:ident $t:ty, $fits:expr);* $(;)?) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+            if Number::from_text(self.0).is_none() {
+                return Err(self.not_a_number());
+            }
             match self.0.parse::<$t>() {
-                Ok(n) => visitor.$visit(n),
-                Err(_) => visitor.visit_borrowed_str(self.0),
+                Ok(n) if $fits(n) => visitor.$visit(n),
+                _ => Err(de::Error::invalid_value(Unexpected::Str(self.0), &visitor)),
             }
         }
     )*};
@@ -951,13 +966,27 @@ impl<'de> Deserializer<'de> for Key<'de> {
         visitor.visit_borrowed_str(self.0)
     }
 
-    key_integer! {
-        deserialize_i8 visit_i8 i8, deserialize_i16 visit_i16 i16,
-        deserialize_i32 visit_i32 i32, deserialize_i64 visit_i64 i64,
-        deserialize_i128 visit_i128 i128,
-        deserialize_u8 visit_u8 u8, deserialize_u16 visit_u16 u16,
-        deserialize_u32 visit_u32 u32, deserialize_u64 visit_u64 u64,
-        deserialize_u128 visit_u128 u128
+    key_number! {
+        deserialize_i8 visit_i8 i8, |_| true;
+        deserialize_i16 visit_i16 i16, |_| true;
+        deserialize_i32 visit_i32 i32, |_| true;
+        deserialize_i64 visit_i64 i64, |_| true;
+        deserialize_i128 visit_i128 i128, |_| true;
+        deserialize_u8 visit_u8 u8, |_| true;
+        deserialize_u16 visit_u16 u16, |_| true;
+        deserialize_u32 visit_u32 u32, |_| true;
+        deserialize_u64 visit_u64 u64, |_| true;
+        deserialize_u128 visit_u128 u128, |_| true;
+        deserialize_f32 visit_f32 f32, f32::is_finite;
+        deserialize_f64 visit_f64 f64, f64::is_finite;
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.0 {
+            "true" => visitor.visit_bool(true),
+            "false" => visitor.visit_bool(false),
+            _ => Err(de::Error::invalid_type(Unexpected::Str(self.0), &visitor)),
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -982,7 +1011,7 @@ impl<'de> Deserializer<'de> for Key<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool f32 f64 char str string bytes byte_buf unit unit_struct seq tuple
+        char str string bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
     }
 }
