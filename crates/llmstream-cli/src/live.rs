@@ -16,7 +16,7 @@ use crossterm::terminal::{Clear, ClearType};
 use crossterm::QueueableCommand;
 use llmstream::json::Value;
 use llmstream::providers::{MessageBuilder, StreamEvent, Usage};
-use unicode_width::UnicodeWidthStr;
+use unicode_width::UnicodeWidthChar;
 
 /// Whether to draw with colours and cursor movement.
 pub fn fancy_output() -> bool {
@@ -70,7 +70,19 @@ pub struct LiveView {
     active: Option<ActiveCall>,
     /// Calls whose arguments were already drawn in full.
     drawn: std::collections::HashSet<(u64, u64)>,
+    /// Calls that ended while another call's tree was being drawn, to be
+    /// shown below it once it is done: printed at once, they would sit
+    /// where its next redraw writes.
+    deferred: Vec<EndedCall>,
     pub tally: Tally,
+}
+
+/// A call's complete arguments, shown under `⚙ name(id) =`.
+struct EndedCall {
+    name: String,
+    id: String,
+    arguments: Value,
+    error: Option<String>,
 }
 
 impl LiveView {
@@ -89,6 +101,7 @@ impl LiveView {
             at_line_start: true,
             active: None,
             drawn: std::collections::HashSet::new(),
+            deferred: Vec::new(),
             tally: Tally::default(),
         }
     }
@@ -254,22 +267,29 @@ impl LiveView {
                     .active
                     .as_ref()
                     .is_some_and(|a| a.choice == *choice && a.call == *call);
+                let error = arguments_error.as_ref().map(ToString::to_string);
                 if ours {
                     self.finish_active_with(arguments, true);
-                } else if !self.drawn.contains(&(*choice, *call)) {
+                    if let Some(error) = error {
+                        self.invalid_arguments(name, &error);
+                    }
+                    self.show_deferred();
+                } else if self.drawn.insert((*choice, *call)) {
                     // Plain mode (or a call drawn out of turn) shows the
                     // arguments once, complete, under the call's name.
-                    self.close_text();
-                    self.newline_if_needed();
-                    self.color(Color::Magenta);
-                    self.print(&format!("⚙ {name}({id}) ="));
-                    self.reset();
-                    self.print("\n");
-                    self.draw_tree(arguments, false);
-                    self.drawn.insert((*choice, *call));
-                }
-                if let Some(error) = arguments_error {
-                    self.note(&format!("{name}: arguments are not valid JSON: {error}"));
+                    let ended = EndedCall {
+                        name: name.clone(),
+                        id: id.clone(),
+                        arguments: arguments.clone(),
+                        error,
+                    };
+                    if self.active.is_some() {
+                        self.deferred.push(ended);
+                    } else {
+                        self.show_ended(ended);
+                    }
+                } else if let Some(error) = error {
+                    self.invalid_arguments(name, &error);
                 }
             }
             StreamEvent::Usage(usage) => self.usage = Some(usage.clone()),
@@ -288,6 +308,24 @@ impl LiveView {
                 self.reset();
             }
         }
+    }
+
+    /// Shows a call that ended under `⚙ name(id) =`.
+    fn show_ended(&mut self, call: EndedCall) {
+        self.close_text();
+        self.newline_if_needed();
+        self.color(Color::Magenta);
+        self.print(&format!("⚙ {}({}) =", call.name, call.id));
+        self.reset();
+        self.print("\n");
+        self.draw_tree(&call.arguments, false);
+        if let Some(error) = call.error {
+            self.invalid_arguments(&call.name, &error);
+        }
+    }
+
+    fn invalid_arguments(&mut self, name: &str, error: &str) {
+        self.note(&format!("{name}: arguments are not valid JSON: {error}"));
     }
 
     /// Draws what changed since the last piece.
@@ -324,11 +362,10 @@ impl LiveView {
         };
         let tall = self.rows_of(&lines) >= self.height.saturating_sub(1);
         let drawn = if streaming && tall {
-            // Too tall to move back over: a placeholder until the end.
-            self.attr(Attribute::Dim);
-            self.print("  … (taller than the screen: shown when complete)\n");
-            self.reset();
-            1
+            // Too tall to move back over: a placeholder until the end
+            // (drawn as a line, so that its rows are counted when it wraps).
+            let text = "  … (taller than the screen: shown when complete)";
+            self.draw_lines(vec![vec![(Some(Color::DarkGrey), text.to_string())]])
         } else {
             self.draw_lines(lines)
         };
@@ -354,6 +391,13 @@ impl LiveView {
         self.active = None;
     }
 
+    /// Shows the calls that ended while the active one was drawn.
+    fn show_deferred(&mut self) {
+        for call in std::mem::take(&mut self.deferred) {
+            self.show_ended(call);
+        }
+    }
+
     fn finish_active(&mut self, builder: Option<&MessageBuilder>) {
         let Some(active) = self.active.as_ref() else {
             return;
@@ -363,6 +407,7 @@ impl LiveView {
             .cloned()
             .unwrap_or(Value::Null);
         self.finish_active_with(&value, false);
+        self.show_deferred();
     }
 
     /// Prints `value` as an indented, coloured tree; returns the rows used.
@@ -370,16 +415,25 @@ impl LiveView {
         self.draw_lines(tree_lines(value, streaming))
     }
 
-    /// Terminal rows `lines` take, counting each character's display width
-    /// (a CJK character takes two columns) and the wrap at the edge.
+    /// Terminal rows `lines` take, wrapped as a terminal wraps them: each
+    /// character takes its display width (a CJK character two columns),
+    /// and one too wide for what is left of a row starts the next, leaving
+    /// the last column blank.
     fn rows_of(&self, lines: &[Line]) -> usize {
-        lines
-            .iter()
-            .map(|line| {
-                let width: usize = line.iter().map(|(_, text)| text.width()).sum();
-                width.div_ceil(self.width).max(1)
-            })
-            .sum()
+        let mut rows = 0;
+        for line in lines {
+            rows += 1;
+            let mut column = 0;
+            for c in line.iter().flat_map(|(_, text)| text.chars()) {
+                let width = c.width().unwrap_or(0);
+                if column + width > self.width {
+                    rows += 1;
+                    column = 0;
+                }
+                column += width;
+            }
+        }
+        rows
     }
 
     fn draw_lines(&mut self, lines: Vec<Line>) -> u16 {
