@@ -336,6 +336,44 @@ fn growing_numbers_option_shows_number_that_may_still_grow() {
     );
 }
 
+/// With growing numbers, a number that goes wrong leaves the same value
+/// and the same error whatever the cuts: the text it took before the bad
+/// byte is shown, as the end of a piece there would have shown it.
+#[test]
+fn growing_numbers_after_an_error_in_a_number_do_not_depend_on_the_cuts() {
+    let limits = Limits {
+        max_number_bytes: 4,
+        ..Limits::new()
+    };
+    let options = Options::new().growing_numbers(true).limits(limits);
+    for (doc, shown) in [
+        ("[7, 1.x", "[7,1]"),
+        ("[7, 01", "[7,0]"),
+        ("[7, -x", "[7]"),
+        ("[7, 12e+x", "[7,12]"),
+        (r#"{"a": 123456"#, r#"{"a":1234}"#),
+        (r#"{"a": 12.3456"#, r#"{"a":12.3}"#),
+        ("[12345", "[1234]"),
+    ] {
+        let bytes = doc.as_bytes();
+        let after = |pieces: &[&[u8]]| {
+            let mut parser = Parser::with_options(options);
+            let error = pieces.iter().find_map(|piece| parser.push(piece).err());
+            let value = parser.snapshot().map(Value::to_json);
+            (value, error.map(|e| e.to_string()))
+        };
+        let whole = after(&[bytes]);
+        assert!(whole.1.is_some(), "{doc}: no error");
+        assert_eq!(whole.0.as_deref(), Some(shown), "{doc}: {:?}", whole.1);
+        for cut in 0..=bytes.len() {
+            let (a, b) = bytes.split_at(cut);
+            assert_eq!(after(&[a, b]), whole, "{doc} cut at {cut}");
+        }
+        let bytewise: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(after(&bytewise), whole, "{doc} byte by byte");
+    }
+}
+
 #[test]
 fn literal_shown_from_its_first_byte() {
     assert_eq!(snapshot_after("[tr").as_deref(), Some("[true]"));

@@ -27,27 +27,30 @@ impl Parser {
                 (Num::Exp, b'+' | b'-') => Num::ExpSign,
                 (Num::Exp | Num::ExpSign | Num::ExpDigits, b'0'..=b'9') => Num::ExpDigits,
                 (Num::Zero, b'0'..=b'9') => {
-                    let at = self.offset + *pos as u64;
-                    return Some(self.fail(ErrorKind::LeadingZero, at));
+                    let kind = ErrorKind::LeadingZero;
+                    return Some(self.fail_in_number(piece, start, *pos, kind));
                 }
                 _ if num.is_complete() => {
                     self.push_number_bytes(piece, start, *pos);
                     self.state = State::Number(num);
                     if self.number.len() > limit {
-                        let at = self.offset + *pos as u64;
-                        return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
+                        let kind = ErrorKind::NumberLimit { limit };
+                        return Some(self.fail_in_number(piece, *pos, *pos, kind));
                     }
                     return Some(self.complete_number());
                 }
                 _ => {
-                    let at = self.offset + *pos as u64;
-                    return Some(self.unexpected(Expected::Digit, byte, at));
+                    let kind = ErrorKind::Unexpected {
+                        expected: Expected::Digit,
+                        found: byte,
+                    };
+                    return Some(self.fail_in_number(piece, start, *pos, kind));
                 }
             };
             num = next;
             if self.number.len() + (*pos + 1 - start) > limit {
-                let at = self.offset + *pos as u64;
-                return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
+                let kind = ErrorKind::NumberLimit { limit };
+                return Some(self.fail_in_number(piece, start, *pos, kind));
             }
             *pos += 1;
             if matches!(num, Num::Int | Num::Frac | Num::ExpDigits) {
@@ -58,8 +61,8 @@ impl Parser {
                 let run = rest.iter().take_while(|b| b.is_ascii_digit()).count();
                 let room = limit.saturating_sub(self.number.len() + (*pos - start));
                 if run > room {
-                    let at = self.offset + (*pos + room) as u64;
-                    return Some(self.fail(ErrorKind::NumberLimit { limit }, at));
+                    let kind = ErrorKind::NumberLimit { limit };
+                    return Some(self.fail_in_number(piece, start, *pos + room, kind));
                 }
                 *pos += run;
             }
@@ -103,6 +106,25 @@ impl Parser {
         let depth = self.frames.len();
         self.after_scalar();
         Some(Step::Event(Raw::Number(depth)))
+    }
+
+    /// Fails at `at`, the piece's byte that the number cannot take, whose
+    /// bytes from `start` it took. With growing numbers the text taken so
+    /// far is shown first, as the end of a piece at `at` would have shown
+    /// it, so that the value left by the error does not depend on where
+    /// the pieces were cut.
+    fn fail_in_number(
+        &mut self,
+        piece: &Input<'_>,
+        start: usize,
+        at: usize,
+        kind: ErrorKind,
+    ) -> Step {
+        if self.opts.growing_numbers {
+            self.push_number_bytes(piece, start, at);
+            self.show_growing_number();
+        }
+        self.fail(kind, self.offset + at as u64)
     }
 
     /// Every byte the number grammar accepts is ASCII, so the bytes are
