@@ -113,6 +113,8 @@ impl Parser {
     /// far is shown first, as the end of a piece at `at` would have shown
     /// it, so that the value left by the error does not depend on where
     /// the pieces were cut.
+    #[cold]
+    #[inline(never)]
     fn fail_in_number(
         &mut self,
         piece: &Input<'_>,
