@@ -41,6 +41,8 @@ struct ActiveCall {
     /// cannot reach its top: a one-line placeholder stands in for it until
     /// the call ends.
     too_tall: bool,
+    /// The arguments last drawn, for a draft when the stream stops.
+    last: Option<Value>,
 }
 
 /// Counts of what was shown, for the summary line.
@@ -244,6 +246,7 @@ impl LiveView {
                         rows: 0,
                         dirty: true,
                         too_tall: false,
+                        last: None,
                     });
                 }
             }
@@ -269,7 +272,7 @@ impl LiveView {
                     .is_some_and(|a| a.choice == *choice && a.call == *call);
                 let error = arguments_error.as_ref().map(ToString::to_string);
                 if ours {
-                    self.finish_active_with(arguments, true);
+                    self.finish_active_with(Some(arguments), true);
                     if let Some(error) = error {
                         self.invalid_arguments(name, &error);
                     }
@@ -318,7 +321,7 @@ impl LiveView {
         self.print(&format!("⚙ {}({}) =", call.name, call.id));
         self.reset();
         self.print("\n");
-        self.draw_tree(&call.arguments, false);
+        self.draw_tree(&call.arguments);
         if let Some(error) = call.error {
             self.invalid_arguments(&call.name, &error);
         }
@@ -335,14 +338,18 @@ impl LiveView {
                 if active.dirty {
                     let (choice, call) = (active.choice, active.call);
                     let value = builder.arguments(choice, call).cloned();
-                    self.redraw(value.as_ref(), true);
+                    self.redraw(value.as_ref(), Drawing::Streaming);
+                    if let Some(active) = self.active.as_mut() {
+                        active.last = value;
+                    }
                 }
             }
         }
         let _ = self.out.flush();
     }
 
-    fn redraw(&mut self, value: Option<&Value>, streaming: bool) {
+    fn redraw(&mut self, value: Option<&Value>, drawing: Drawing) {
+        let streaming = drawing == Drawing::Streaming;
         let Some((rows, too_tall)) = self.active.as_ref().map(|a| (a.rows, a.too_tall)) else {
             return;
         };
@@ -357,7 +364,7 @@ impl LiveView {
             let _ = self.out.queue(Clear(ClearType::FromCursorDown));
         }
         let lines = match value {
-            Some(v) => tree_lines(v, streaming),
+            Some(v) => tree_lines(v, drawing),
             None => vec![vec![(Some(Color::DarkGrey), "  …".to_string())]],
         };
         let tall = self.rows_of(&lines) >= self.height.saturating_sub(1);
@@ -378,13 +385,18 @@ impl LiveView {
 
     /// Draws the active call's final arguments. `ended`: the call is over;
     /// else another call or text took the screen first (calls interleaved):
-    /// its arguments so far stay drawn, and it is shown again, complete,
-    /// when it ends.
-    fn finish_active_with(&mut self, arguments: &Value, ended: bool) {
+    /// its arguments so far stay drawn, marked as a draft, and it is shown
+    /// again, complete, when it ends.
+    fn finish_active_with(&mut self, arguments: Option<&Value>, ended: bool) {
         let Some((choice, call)) = self.active.as_ref().map(|a| (a.choice, a.call)) else {
             return;
         };
-        self.redraw(Some(arguments), false);
+        let drawing = if ended {
+            Drawing::Final
+        } else {
+            Drawing::Draft
+        };
+        self.redraw(arguments, drawing);
         if ended {
             self.drawn.insert((choice, call));
         }
@@ -398,21 +410,24 @@ impl LiveView {
         }
     }
 
+    /// Stops drawing the active call (text or another call comes): its
+    /// arguments so far (from `builder`, else as last drawn) stay as a
+    /// draft.
     fn finish_active(&mut self, builder: Option<&MessageBuilder>) {
-        let Some(active) = self.active.as_ref() else {
+        let Some(active) = self.active.as_mut() else {
             return;
         };
         let value = builder
             .and_then(|b| b.arguments(active.choice, active.call))
             .cloned()
-            .unwrap_or(Value::Null);
-        self.finish_active_with(&value, false);
+            .or_else(|| active.last.take());
+        self.finish_active_with(value.as_ref(), false);
         self.show_deferred();
     }
 
     /// Prints `value` as an indented, coloured tree; returns the rows used.
-    fn draw_tree(&mut self, value: &Value, streaming: bool) -> u16 {
-        self.draw_lines(tree_lines(value, streaming))
+    fn draw_tree(&mut self, value: &Value) -> u16 {
+        self.draw_lines(tree_lines(value, Drawing::Final))
     }
 
     /// Terminal rows `lines` take, wrapped as a terminal wraps them: each
@@ -478,14 +493,30 @@ impl LiveView {
     }
 }
 
-/// `value` as coloured lines of pretty JSON, the cursor mark after it
-/// while it streams.
-fn tree_lines(value: &Value, streaming: bool) -> Vec<Line> {
+/// How a call's arguments are drawn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Drawing {
+    /// Still arriving: redrawn in place, the cursor mark after them.
+    Streaming,
+    /// Left unfinished on screen (another call or text came first), shown
+    /// whole later: an ellipsis after them.
+    Draft,
+    /// Complete.
+    Final,
+}
+
+/// `value` as coloured lines of pretty JSON, marked as `drawing` says.
+fn tree_lines(value: &Value, drawing: Drawing) -> Vec<Line> {
     let mut lines: Vec<Line> = Vec::new();
     let mut line = vec![(None, "  ".to_string())];
     tree(value, 1, &mut line, &mut lines);
-    if streaming {
-        line.push((Some(Color::DarkGrey), " ▍".to_string()));
+    let mark = match drawing {
+        Drawing::Streaming => " ▍",
+        Drawing::Draft => " …",
+        Drawing::Final => "",
+    };
+    if !mark.is_empty() {
+        line.push((Some(Color::DarkGrey), mark.to_string()));
     }
     lines.push(line);
     lines

@@ -422,8 +422,9 @@ fn assert_exact(what: &str, screen: &Screen, plain: &[String]) {
 ///   the plain output's, in order;
 /// - each call has one header; where it also has a `⚙ name(id) =` line
 ///   (it was interrupted), there is one and its final tree, exactly, is
-///   under it (the tree under the header is the draft kept on screen);
-///   otherwise its final tree, exactly, is under the header.
+///   under it (the tree under the header is the draft kept on screen,
+///   marked ` …` at its end); otherwise its final tree, exactly, is under
+///   the header.
 fn check_by_design(screen: &Screen, plain: &[String]) -> Vec<String> {
     let mut problems = Vec::new();
     for line in &screen.lines {
@@ -455,7 +456,18 @@ fn check_by_design(screen: &Screen, plain: &[String]) -> Vec<String> {
                 got.under_header.get(id).and_then(|t| t.first()),
                 "its header",
             ),
-            [tree] => (Some(tree), "its `(id) =` line"),
+            [tree] => {
+                // The draft left under the header says it is one.
+                let draft = got.under_header.get(id).and_then(|t| t.first());
+                let last = draft.and_then(|t| t.last());
+                if last.is_some_and(|l| !l.ends_with(" …")) {
+                    problems.push(format!(
+                        "{name}({id}): the draft under its header is not marked ` …`:\n{}",
+                        show(draft.map_or(&[][..], Vec::as_slice))
+                    ));
+                }
+                (Some(tree), "its `(id) =` line")
+            }
             more => {
                 problems.push(format!(
                     "{name}({id}): {} `(id) =` lines, not 0 or 1",
