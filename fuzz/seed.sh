@@ -41,7 +41,9 @@ seed providers 01 "$fixtures"/providers/*/*.chunks.txt "$fixtures"/providers/*/*
 # actions: model text with JSON in it; the JSON-lines chunk recordings and
 # the chunker snapshots are text with JSON objects at line starts.
 seed actions 00 "$fixtures"/chunker/*.jsonl "$fixtures"/providers/*/*.chunks.txt
+# chunker: bit 0 set = placeholders held.
 seed chunker 00 "$fixtures"/chunker/*.jsonl
+seed chunker 01 "$fixtures"/chunker/*.jsonl
 
 for target in json_parser json_repair sse_decoder providers actions chunker; do
     count=$(find "$corpus/$target" -type f 2>/dev/null | wc -l)

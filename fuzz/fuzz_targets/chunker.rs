@@ -1,7 +1,8 @@
 //! SnapshotChunker over arbitrary JSON-lines snapshots, in either
 //! placeholder mode: never panics; a rejected snapshot changes nothing (the
-//! caller may skip it and go on), so the concatenation of every chunk, flush included, always parses to the
-//! last accepted snapshot (member order aside).
+//! caller may skip it and go on), so the concatenation of every chunk,
+//! flush included, always parses to the last accepted snapshot (member
+//! order aside).
 #![no_main]
 
 use fuzz_common::{to_serde, Input};

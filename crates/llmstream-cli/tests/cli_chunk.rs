@@ -108,9 +108,9 @@ fn hold_placeholders_takes_fields_declared_up_front() {
     let up_front = "{\"t\": \"\", \"tags\": []}\n{\"t\": \"Trip\", \"tags\": []}\n\
                     {\"t\": \"Trip\", \"tags\": [\"sun\"]}\n";
     chunk().write_stdin(up_front).assert().code(1).stderr(
-        "error: an empty value emitted complete is being filled: the producer declares \
-             fields up front (try --hold-placeholders) at byte 48 (path tags[0]); \
-             line 3, snapshot 3\n",
+        "error: a member emitted complete while still empty is being filled: the producer \
+         declares fields up front (try --hold-placeholders) at byte 48 (path tags[0]); \
+         line 3, snapshot 3\n",
     );
     chunk()
         .args(["--hold-placeholders", "--concat"])

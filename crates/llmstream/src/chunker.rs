@@ -62,19 +62,23 @@
 //! So, from a generator that writes one value at a time, a value it has
 //! finished is emitted complete at the latest one snapshot after the first
 //! snapshot that holds it finished (a property test holds the chunker to
-//! that). Input outside that assumption waits longer, never wrongly: two
-//! held values that grow in the same snapshot stay held until a snapshot
-//! shows one of them growing alone.
+//! that). Input outside that assumption can wait longer (two held values
+//! that grow in the same snapshot stay held until a snapshot shows one of
+//! them growing alone) or be rejected (below); what is emitted is never
+//! wrong.
 //!
 //! # Producers that declare every field up front
 //!
 //! The rules assume the generator writes one value at a time. Some
 //! producers instead send every field empty first (`{"title": "", "tags":
-//! []}`) and fill them in one by one. Under the rules an empty field left
-//! behind is finished, so its later filling is rejected
-//! ([`ChunkErrorKind::PlaceholderFilled`]). For such producers,
-//! [`SnapshotChunker::hold_placeholders`] keeps an unchanged empty value
-//! held until it grows or its level closes, at the cost of that wait.
+//! [], "meta": {"author": ""}}`) and fill them in one by one. Under the
+//! rules a member left behind empty is finished, so its later filling is
+//! rejected ([`ChunkErrorKind::PlaceholderFilled`]). For such producers,
+//! [`SnapshotChunker::hold_placeholders`] keeps an unchanged hollow member
+//! (an empty string, or an array or object holding only hollow values)
+//! held until it grows or its object closes, at the cost of that wait.
+//! Array items are never held so: items come in order, and an item
+//! followed by another is finished.
 //!
 //! # Errors
 //!
@@ -128,6 +132,10 @@ struct Frame {
     sent: usize,
     /// Keys of the members emitted so far (objects only).
     keys: BTreeSet<String>,
+    /// Of those, the members emitted complete while hollow because a
+    /// sibling grew: what holding placeholders would have kept back, so
+    /// their filling is [`ChunkErrorKind::PlaceholderFilled`].
+    left_hollow: BTreeSet<String>,
 }
 
 impl Frame {
@@ -137,6 +145,7 @@ impl Frame {
             array,
             sent: 0,
             keys: BTreeSet::new(),
+            left_hollow: BTreeSet::new(),
         }
     }
 
@@ -164,12 +173,13 @@ impl SnapshotChunker {
     }
 
     /// For producers that declare every field empty up front and then fill
-    /// them in one by one: an empty string, array or object that is held
-    /// and unchanged stays held until it grows or its level closes, rather
-    /// than being taken as finished when a sibling grows (the default,
-    /// which emits it at once and rejects its later filling with
-    /// [`ChunkErrorKind::PlaceholderFilled`]). The price is that a field
-    /// that really is empty comes out only when its object closes.
+    /// them in one by one: an object member that is held, unchanged and
+    /// hollow (an empty string, or an array or object of only hollow
+    /// values, as `{"tags": []}`) stays held until it grows or its object
+    /// closes, rather than being taken as finished when a sibling grows
+    /// (the default, which emits it at once and rejects its later filling
+    /// with [`ChunkErrorKind::PlaceholderFilled`]). The price is that a
+    /// field that really is empty comes out only when its object closes.
     ///
     /// ```
     /// use llmstream::chunker::SnapshotChunker;
@@ -326,13 +336,11 @@ impl SnapshotChunker {
                 if let (Some(pc), Some(cc)) =
                     (child_in(p, &p_keys, &seg), child_in(c, &c_keys, &seg))
                 {
-                    let depth = path.segments().len();
                     push_seg(&mut path, &seg);
                     if find_change(pc, cc, &mut path) {
-                        let kind = if filled_placeholder(
-                            pc,
-                            path.segments().get(depth + 1..).unwrap_or(&[]),
-                        ) {
+                        let placeholder =
+                            matches!(&seg, Segment::Key(key) if frame.left_hollow.contains(key));
+                        let kind = if placeholder {
                             ChunkErrorKind::PlaceholderFilled
                         } else {
                             ChunkErrorKind::ChangedAfterComplete
@@ -458,7 +466,8 @@ impl SnapshotChunker {
                     Class::New
                 }
                 Some(b) if differs(b, item) => Class::Grown,
-                Some(_) if self.hold_placeholders && is_empty(item) => Class::Placeholder,
+                Some(_) if is_hollow(item) && self.hold_placeholders => Class::Placeholder,
+                Some(_) if is_hollow(item) => Class::LeftHollow,
                 Some(_) => Class::Complete,
             };
             classes.push((seg, item, before, class));
@@ -473,6 +482,11 @@ impl SnapshotChunker {
                 if count == 1 {
                     active = Some((seg, item, before));
                 }
+            } else if class == Class::LeftHollow {
+                if let (Segment::Key(key), Some(frame)) = (&seg, self.frames.last_mut()) {
+                    frame.left_hollow.insert(key.clone());
+                }
+                self.emit_complete(seg, item, out);
             } else if class != Class::Placeholder {
                 self.emit_complete(seg, item, out);
             }
@@ -547,10 +561,12 @@ enum Class {
     New,
     /// Existed, held, and changed: a candidate if nothing new appeared.
     Grown,
-    /// An empty string, array or object held and unchanged, when
-    /// placeholders are held: it stays held until it grows or its level
-    /// closes.
+    /// A hollow member held and unchanged, when placeholders are held: it
+    /// stays held until it grows or its object closes.
     Placeholder,
+    /// The same when placeholders are not held: finished, emitted whole,
+    /// and remembered (its filling is reported as a placeholder filled).
+    LeftHollow,
 }
 
 /// Whether the generator moved on at this frame: a new child appeared, or a
@@ -664,31 +680,18 @@ fn by_key(map: &Map) -> BTreeMap<&str, &Value> {
         .collect()
 }
 
-/// Whether the change that [`find_change`] found at `rest` below `closed`
-/// (a value emitted complete) is an empty value being filled: an empty
-/// string that grew, or an empty array or object that gained its first
-/// child.
-fn filled_placeholder(closed: &Value, rest: &[Segment]) -> bool {
-    let mut value = closed;
-    for (i, seg) in rest.iter().enumerate() {
-        match child(value, seg) {
-            Some(next) => value = next,
-            // The first child of an empty container is the change.
-            None => return i + 1 == rest.len() && is_empty(value),
-        }
-    }
-    matches!(value, Value::String(text) if text.is_empty())
-}
-
 fn is_growable(value: &Value) -> bool {
     matches!(value, Value::String(_) | Value::Array(_) | Value::Object(_))
 }
 
-fn is_empty(value: &Value) -> bool {
+/// Whether `value` is a skeleton with nothing in it yet: an empty string,
+/// or an array or object whose every item or member is hollow (`[]`,
+/// `{"tags": [], "title": ""}`). Numbers, booleans and null are content.
+fn is_hollow(value: &Value) -> bool {
     match value {
         Value::String(s) => s.is_empty(),
-        Value::Array(items) => items.is_empty(),
-        Value::Object(map) => map.is_empty(),
+        Value::Array(items) => items.iter().all(is_hollow),
+        Value::Object(map) => map.values().all(is_hollow),
         _ => false,
     }
 }
@@ -973,10 +976,11 @@ pub enum ChunkErrorKind {
     /// its closing quote was sent, or a closed array or object gained
     /// content.
     ChangedAfterComplete,
-    /// An empty string, array or object that was emitted complete (it was
-    /// left behind while a sibling grew) is being filled: the producer
-    /// declares fields up front, which
-    /// [`SnapshotChunker::hold_placeholders`] is for.
+    /// A member that was held and then emitted complete while hollow (an
+    /// empty string, or an array or object of only hollow values, left
+    /// behind while a sibling grew) is being filled: the producer declares
+    /// fields up front, which [`SnapshotChunker::hold_placeholders`] is
+    /// for. Never reported when placeholders are held.
     PlaceholderFilled,
     /// The snapshot nests deeper than [`MAX_DEPTH`] (the JSON parser's
     /// default limit): the chunker walks values by recursion.
@@ -1035,8 +1039,8 @@ impl fmt::Display for ChunkErrorKind {
                 f.write_str("changed after it was emitted complete")
             }
             ChunkErrorKind::PlaceholderFilled => f.write_str(
-                "an empty value emitted complete is being filled: the producer \
-                 declares fields up front (see SnapshotChunker::hold_placeholders)",
+                "a member emitted complete while still empty is being filled: \
+                 the producer declares fields up front",
             ),
         }
     }

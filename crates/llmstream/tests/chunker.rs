@@ -331,6 +331,30 @@ fn empty_placeholders_filled_later_are_rejected_unless_held() {
         ChunkErrorKind::PlaceholderFilled,
         r#"{"a":"xy","o":{}}"#,
     );
+    // A hollow member: its skeleton was declared up front.
+    assert_rejected(
+        &[r#"{"t":"","m":{"k":[]}}"#, r#"{"t":"T","m":{"k":[]}}"#],
+        r#"{"t":"T","m":{"k":[1]}}"#,
+        "m.k[0]",
+        ChunkErrorKind::PlaceholderFilled,
+        r#"{"t":"Tr","m":{"k":[]}}"#,
+    );
+    // Not placeholders: an array item followed by another, and a member
+    // closed because a sibling came after it (holding would not help).
+    assert_rejected(
+        &[r#"{"a":["","x"]}"#],
+        r#"{"a":["y","x"]}"#,
+        "a[0]",
+        ChunkErrorKind::ChangedAfterComplete,
+        r#"{"a":["","xy"]}"#,
+    );
+    assert_rejected(
+        &[r#"{"a":""}"#, r#"{"a":"","b":"x"}"#],
+        r#"{"a":"y","b":"x"}"#,
+        "a",
+        ChunkErrorKind::ChangedAfterComplete,
+        r#"{"a":"","b":"xy"}"#,
+    );
     // A value that was not empty is not a placeholder.
     assert_rejected(
         &[r#"{"a":"p","b":""}"#, r#"{"a":"p","b":"q"}"#],
@@ -347,8 +371,8 @@ fn empty_placeholders_filled_later_are_rejected_unless_held() {
     };
     assert_eq!(
         error.to_string(),
-        "snapshot 3, at t: an empty value emitted complete is being filled: the producer \
-         declares fields up front (see SnapshotChunker::hold_placeholders)"
+        "snapshot 3, at t: a member emitted complete while still empty is being filled: \
+         the producer declares fields up front"
     );
 }
 
@@ -373,6 +397,23 @@ fn held_placeholders_wait_until_they_fill_in() {
             r#""]}"#
         ]
     );
+    // Members holding only hollow values are held too.
+    concat_checked_with(
+        held(),
+        &[
+            r#"{"t":"","m":{"k":[],"n":{"o":""}}}"#,
+            r#"{"t":"T","m":{"k":[],"n":{"o":""}}}"#,
+            r#"{"t":"T","m":{"k":[1],"n":{"o":""}}}"#,
+            r#"{"t":"T","m":{"k":[1],"n":{"o":"p"}}}"#,
+        ],
+    );
+    // Held, a placeholder is never reported filled: what fails is a
+    // member that was closed.
+    let mut chunker = held();
+    chunker.process_text(r#"{"a":""}"#).unwrap();
+    chunker.process_text(r#"{"a":"","b":"x"}"#).unwrap();
+    let error = chunker.process_text(r#"{"a":"y","b":"x"}"#).unwrap_err();
+    assert_eq!(error.kind(), &ChunkErrorKind::ChangedAfterComplete);
     // The setting outlives a flush and a reset.
     let mut chunker = held();
     chunker.process_text(lines[0]).unwrap();

@@ -199,16 +199,18 @@ proptest! {
     fn progressive_snapshots_concatenate_to_the_final_document(doc in document(), seed in any::<u64>()) {
         let mut rng = TestRng::from_seed(proptest::test_runner::RngAlgorithm::ChaCha, &seed_bytes(seed));
         let series = snapshots(&doc, &mut rng);
-        let mut chunker = SnapshotChunker::new();
-        let mut text = String::new();
-        for snapshot in &series {
-            for chunk in chunker.process(snapshot).unwrap() {
-                prop_assert!(!chunk.is_empty());
-                text.push_str(&chunk);
+        for hold in [false, true] {
+            let mut chunker = SnapshotChunker::new().hold_placeholders(hold);
+            let mut text = String::new();
+            for snapshot in &series {
+                for chunk in chunker.process(snapshot).unwrap() {
+                    prop_assert!(!chunk.is_empty());
+                    text.push_str(&chunk);
+                }
             }
+            text.extend(chunker.flush());
+            prop_assert_eq!(to_serde(&text), to_serde(&doc.to_json()), "hold {}: {}", hold, text);
         }
-        text.extend(chunker.flush());
-        prop_assert_eq!(to_serde(&text), to_serde(&doc.to_json()), "{}", text);
     }
 
     /// DESIGN.md: the chunker "holds back only what is ambiguous, at most one
@@ -250,19 +252,21 @@ proptest! {
             let (i, j) = (below(&mut rng, 0, series.len()), below(&mut rng, 0, series.len()));
             series.swap(i, j);
         }
-        let mut chunker = SnapshotChunker::new();
-        let mut text = String::new();
-        let mut last = None;
-        for snapshot in &series {
-            if let Ok(chunks) = chunker.process(snapshot) {
-                text.extend(chunks);
-                last = Some(snapshot);
+        for hold in [false, true] {
+            let mut chunker = SnapshotChunker::new().hold_placeholders(hold);
+            let mut text = String::new();
+            let mut last = None;
+            for snapshot in &series {
+                if let Ok(chunks) = chunker.process(snapshot) {
+                    text.extend(chunks);
+                    last = Some(snapshot);
+                }
             }
-        }
-        text.extend(chunker.flush());
-        match last {
-            Some(last) => prop_assert_eq!(to_serde(&text), to_serde(&last.to_json()), "{}", text),
-            None => prop_assert_eq!(text, ""),
+            text.extend(chunker.flush());
+            match last {
+                Some(last) => prop_assert_eq!(to_serde(&text), to_serde(&last.to_json()), "{}", text),
+                None => prop_assert_eq!(text, ""),
+            }
         }
     }
 }

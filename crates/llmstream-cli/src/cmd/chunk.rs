@@ -96,10 +96,8 @@ fn failure(error: &ChunkError, line_start: usize, line_number: usize) -> Failure
             line_start as u64 + json.offset(),
             json.path().to_string(),
         ),
-        ChunkErrorKind::PlaceholderFilled => (
-            "an empty value emitted complete is being filled: the producer declares \
-             fields up front (try --hold-placeholders)"
-                .to_string(),
+        kind @ ChunkErrorKind::PlaceholderFilled => (
+            format!("{kind} (try --hold-placeholders)"),
             line_start as u64,
             error.path().to_string(),
         ),
