@@ -299,6 +299,11 @@ fn map_keys_parse_as_serde_json_parses_them() {
     ] {
         assert!(floats(bad).is_err(), "{bad}");
     }
+    // The one difference: `-0` is an integer here, as the number is.
+    let (ours, theirs) = both::<i64>("-0");
+    assert_eq!(ours, Ok(0));
+    assert!(theirs.is_err());
+    assert_eq!(from_value::<i64>(&v("-0")).unwrap(), 0);
     assert_eq!(
         from_value::<BTreeMap<i64, i32>>(&v(r#"{"+1": 0}"#))
             .unwrap_err()

@@ -931,7 +931,9 @@ impl<'de> VariantAccess<'de> for De<'de> {
 
 /// An object key: a string, or, as serde_json reads map keys, a number or
 /// a bool written as a string. A numeric key is the whole JSON number
-/// grammar (`"+1"`, `"01"` and `" 1"` are not numbers).
+/// grammar (`"+1"`, `"01"` and `" 1"` are not numbers). One difference:
+/// `"-0"` is the integer 0, as the number `-0` is (serde_json reads it as a
+/// float, which no integer type takes).
 struct Key<'de>(&'de str);
 
 impl Key<'_> {
