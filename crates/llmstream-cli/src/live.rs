@@ -280,16 +280,15 @@ impl LiveView {
                 } else if self.drawn.insert((*choice, *call)) {
                     // Plain mode (or a call drawn out of turn) shows the
                     // arguments once, complete, under the call's name.
-                    let ended = EndedCall {
-                        name: name.clone(),
-                        id: id.clone(),
-                        arguments: arguments.clone(),
-                        error,
-                    };
                     if self.active.is_some() {
-                        self.deferred.push(ended);
+                        self.deferred.push(EndedCall {
+                            name: name.clone(),
+                            id: id.clone(),
+                            arguments: arguments.clone(),
+                            error,
+                        });
                     } else {
-                        self.show_ended(ended);
+                        self.show_ended(name, id, arguments, error.as_deref());
                     }
                 } else if let Some(error) = error {
                     self.invalid_arguments(name, &error);
@@ -314,16 +313,16 @@ impl LiveView {
     }
 
     /// Shows a call that ended under `⚙ name(id) =`.
-    fn show_ended(&mut self, call: EndedCall) {
+    fn show_ended(&mut self, name: &str, id: &str, arguments: &Value, error: Option<&str>) {
         self.close_text();
         self.newline_if_needed();
         self.color(Color::Magenta);
-        self.print(&format!("⚙ {}({}) =", call.name, call.id));
+        self.print(&format!("⚙ {name}({id}) ="));
         self.reset();
         self.print("\n");
-        self.draw_tree(&call.arguments);
-        if let Some(error) = call.error {
-            self.invalid_arguments(&call.name, &error);
+        self.draw_tree(arguments);
+        if let Some(error) = error {
+            self.invalid_arguments(name, error);
         }
     }
 
@@ -406,7 +405,7 @@ impl LiveView {
     /// Shows the calls that ended while the active one was drawn.
     fn show_deferred(&mut self) {
         for call in std::mem::take(&mut self.deferred) {
-            self.show_ended(call);
+            self.show_ended(&call.name, &call.id, &call.arguments, call.error.as_deref());
         }
     }
 
@@ -467,10 +466,11 @@ impl LiveView {
         u16::try_from(rows).unwrap_or(u16::MAX)
     }
 
-    /// Ends the output (the call being drawn finished, the last token counts,
-    /// a final newline, colours reset).
-    pub fn close(&mut self) {
-        self.finish_active(None);
+    /// Ends the output of one stream (the call being drawn finished, with
+    /// its arguments from `builder` if given, the last token counts, a
+    /// final newline, colours reset). The view may then show another.
+    pub fn close(&mut self, builder: Option<&MessageBuilder>) {
+        self.finish_active(builder);
         self.close_text();
         self.newline_if_needed();
         for (choice, runs) in std::mem::take(&mut self.other_choices) {
@@ -489,6 +489,9 @@ impl LiveView {
                 n(usage.total_tokens)
             ));
         }
+        // Calls are told apart by choice and index, which the next stream
+        // counts from 0 again.
+        self.drawn.clear();
         let _ = self.out.flush();
     }
 }

@@ -23,6 +23,10 @@
 //! next redraw wrote; a placeholder that wrapped counted as one row; a wide
 //! character pushed past the right edge not counted), and failed before
 //! the fixes.
+//!
+//! Unix only: Windows' pseudo-console re-renders what a program writes
+//! and gives no end of file while the terminal is open.
+#![cfg(unix)]
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -601,24 +605,32 @@ fn interleaved_calls_keep_each_final_tree_once() {
 ///    columns) to take one row (2b: narrower).
 #[test]
 fn short_terminal_draws_tall_trees_whole_once_complete() {
-    let mut runs = vec![demo_recording("anthropic-thinking-tool.sse")];
-    for rel in [
-        "anthropic/incomplete_partial_json_response.txt",
-        "anthropic/_extracted/test_anthropic_code_execution_tool_stream.yaml.interaction0.sse",
+    // Each with whether its tree is taller than 8 rows.
+    let mut runs = vec![(demo_recording("anthropic-thinking-tool.sse"), true)];
+    for (rel, tall) in [
+        ("anthropic/incomplete_partial_json_response.txt", true),
+        (
+            "anthropic/_extracted/test_anthropic_code_execution_tool_stream.yaml.interaction0.sse",
+            false,
+        ),
     ] {
         if let Some(path) = fixture(rel) {
-            runs.push(path);
+            runs.push((path, tall));
         }
     }
-    let mut placeholder_seen = 0;
-    for path in &runs {
+    for (path, tall) in &runs {
         for chunk in ["7", "64"] {
             let args = ["accumulate", "--live", "--chunk-size", chunk, path.as_str()];
             let Some(screen) = compare(&args, 8, 60, assert_exact) else {
                 return;
             };
-            if screen.raw_has(PLACEHOLDER) {
-                placeholder_seen += 1;
+            // The demo's write_file tree (15 rows) and the cut-off
+            // make_file tree (10 rows) took the placeholder path.
+            if *tall {
+                assert!(
+                    screen.raw_has(PLACEHOLDER),
+                    "no placeholder for the tall tree of {path} (--chunk-size {chunk})"
+                );
             }
             // Lines longer than the terminal were wrapped (and joined back
             // by `logical_lines`): the width handling is exercised.
@@ -628,12 +640,6 @@ fn short_terminal_draws_tall_trees_whole_once_complete() {
             );
         }
     }
-    // The demo's write_file tree (15 rows) and the cut-off make_file tree
-    // (10 rows) are taller than 8 rows: both took the placeholder path.
-    assert!(
-        placeholder_seen >= 4,
-        "the placeholder path ran {placeholder_seen} times, not at least 4"
-    );
 }
 
 /// 2b. The same on 40 columns: the placeholder line is 49 columns wide and
@@ -734,15 +740,10 @@ fn wide_character_at_the_right_edge_is_counted() {
 ///    calls, is checked in 1b).
 #[test]
 fn demo_shows_every_final_text_and_tree() {
-    let started = Instant::now();
+    // A hang fails at `TIMEOUT`; how long it takes is not asserted.
     let Some(screen) = run_in_pty(&["demo", "--no-pace"], 40, 100, false) else {
         return;
     };
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "the demo took {:?} with --no-pace",
-        started.elapsed()
-    );
     let plain = run_plain(&["demo", "--no-pace"]);
     let want = calls(&plain);
     let got = calls(&screen.lines);

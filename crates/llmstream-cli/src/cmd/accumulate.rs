@@ -123,7 +123,7 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     }
     // The screen is left clean (colours reset, the call being drawn
     // finished) before any error is reported.
-    view.close();
+    view.close(pipeline.builder());
     read?;
     finished.map_err(|e| Failure::Input(e.to_string()))?;
     if pipeline.message().is_none() {
