@@ -1,9 +1,16 @@
-//! Reading the input and cutting it into the pieces the library is fed.
+//! Reading the input as it arrives and cutting it into the pieces the
+//! library is fed.
 //!
 //! Every subcommand takes FILE or stdin and the two chunking flags of the CLI
 //! contract: `--chunk-size N` (fixed pieces) and `--random-chunks SEED`
 //! (pieces of 1 to 16 bytes from a seeded generator, so a failing run can be
-//! replayed exactly).
+//! replayed exactly). The input is read in blocks and fed as it comes, so
+//! that `curl -N … | llmstream sse` prints each event when it arrives and an
+//! endless stream runs in bounded memory. With a chunking flag the pieces
+//! are the same whatever the reads return: a piece that two reads share is
+//! put together first, so a piece waits for its last byte (a flag is for
+//! replaying a stream exactly, not for the lowest latency). Without one,
+//! each read is a piece.
 
 use std::io::{IsTerminal, Read};
 
@@ -13,6 +20,11 @@ use std::path::PathBuf;
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+use crate::Failure;
+
+/// The most one read takes: the largest piece fed without a chunking flag.
+const BLOCK: usize = 64 * 1024;
 
 /// The input options shared by every subcommand that reads a stream.
 #[derive(Args, Debug, Clone)]
@@ -27,64 +39,157 @@ pub struct InputArgs {
     pub random_chunks: Option<u64>,
 }
 
-impl InputArgs {
-    /// Reads the whole input (file or stdin). A file that cannot be read
-    /// is bad usage (exit 2, as in [`stream`](Self::stream)), whichever
-    /// subcommand names it; standard input failing is bad input.
-    pub fn read(&self) -> Result<Vec<u8>, crate::Failure> {
-        let mut buf = Vec::new();
-        match &self.file {
-            Some(path) if path.as_os_str() != "-" => {
-                buf = std::fs::read(path).map_err(|e| {
-                    crate::Failure::Usage(format!("cannot read {}: {e}", path.display()))
-                })?;
-            }
-            _ => {
-                std::io::stdin().lock().read_to_end(&mut buf).map_err(|e| {
-                    crate::Failure::Input(format!("cannot read standard input: {e}"))
-                })?;
-            }
-        }
-        Ok(buf)
-    }
+/// One piece of the input, as fed to the library.
+pub struct Piece<'a> {
+    pub bytes: &'a [u8],
+    /// The input offset of its first byte.
+    pub offset: u64,
+    /// The last piece until more is read: the time to flush what was
+    /// printed.
+    pub caught_up: bool,
+}
 
-    /// Reads the input as it arrives (a pipe from `curl -N`, say), handing
-    /// each piece to `on_piece` as soon as it is read, cut per the chunking
-    /// flags.
-    pub fn stream(
+impl InputArgs {
+    /// Reads the input (file or stdin) as it arrives and hands it to
+    /// `on_piece` piece by piece, cut per the chunking flags; returns how
+    /// many bytes it read. A file that cannot be read is bad usage (exit
+    /// 2), whichever subcommand names it; a read failing midway is bad
+    /// input. A long file shows a progress bar when stderr is a terminal.
+    pub fn each_piece(
         &self,
-        mut on_piece: impl FnMut(&[u8]) -> Result<(), crate::Failure>,
-    ) -> Result<(), crate::Failure> {
-        let mut reader: Box<dyn Read> = match &self.file {
+        mut on_piece: impl FnMut(Piece<'_>) -> Result<(), Failure>,
+    ) -> Result<u64, Failure> {
+        let (mut reader, size): (Box<dyn Read>, _) = match &self.file {
             Some(path) if path.as_os_str() != "-" => {
-                Box::new(std::fs::File::open(path).map_err(|e| {
-                    crate::Failure::Usage(format!("cannot read {}: {e}", path.display()))
-                })?)
+                let cannot = |e: std::io::Error| {
+                    Failure::Usage(format!("cannot read {}: {e}", path.display()))
+                };
+                let file = std::fs::File::open(path).map_err(cannot)?;
+                let meta = file.metadata().map_err(cannot)?;
+                if meta.is_dir() {
+                    return Err(Failure::Usage(format!(
+                        "cannot read {}: Is a directory",
+                        path.display()
+                    )));
+                }
+                (Box::new(file), Some(meta.len()))
             }
-            _ => Box::new(std::io::stdin()),
+            _ => (Box::new(std::io::stdin().lock()), None),
         };
-        let mut buf = vec![0u8; 64 * 1024];
+        let progress = Progress::new(size);
+        let mut cutter = Cutter::new(self.chunking());
+        let mut buf = vec![0u8; BLOCK];
+        let mut offset = 0u64;
         loop {
             let n = match reader.read(&mut buf) {
-                Ok(0) => return Ok(()),
+                Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(crate::Failure::Input(format!("cannot read input: {e}"))),
+                Err(e) => {
+                    let what = match &self.file {
+                        Some(path) if path.as_os_str() != "-" => path.display().to_string(),
+                        _ => "standard input".to_string(),
+                    };
+                    return Err(Failure::Input(format!(
+                        "cannot read {what}: {e} at byte {offset}"
+                    )));
+                }
             };
-            for piece in split(buf.get(..n).unwrap_or(&[]), self.chunking()) {
-                on_piece(piece)?;
-            }
+            let block = buf.get(..n).unwrap_or(&[]);
+            cutter.feed(block, &mut |bytes, caught_up| {
+                let piece = Piece {
+                    bytes,
+                    offset,
+                    caught_up,
+                };
+                offset += bytes.len() as u64;
+                on_piece(piece)
+            })?;
+            progress.advance(n);
         }
+        cutter.finish(&mut |bytes, caught_up| {
+            let piece = Piece {
+                bytes,
+                offset,
+                caught_up,
+            };
+            offset += bytes.len() as u64;
+            on_piece(piece)
+        })?;
+        Ok(offset)
     }
 
-    /// A progress bar on stderr for a long file input, when stderr is a
-    /// terminal; a no-op otherwise.
-    pub fn progress(&self, total: usize) -> Progress {
-        const WORTH_A_BAR: usize = 8 << 20;
-        let from_file = self.file.as_ref().is_some_and(|p| p.as_os_str() != "-");
-        let bar =
-            (from_file && total >= WORTH_A_BAR && std::io::stderr().is_terminal()).then(|| {
-                let bar = ProgressBar::new(total as u64);
+    /// The chunking these flags ask for.
+    pub fn chunking(&self) -> Chunking {
+        match (self.chunk_size, self.random_chunks) {
+            (Some(n), _) => Chunking::Fixed(usize::try_from(n).unwrap_or(usize::MAX)),
+            (None, Some(seed)) => Chunking::Random(seed),
+            (None, None) => Chunking::AsRead,
+        }
+    }
+}
+
+/// `line L, column C` (both from 1, columns in bytes) of input offsets,
+/// for error messages about multi-line inputs, counted as the pieces go
+/// by (the input is not kept).
+#[derive(Default)]
+pub struct Position {
+    /// Newlines before the current piece.
+    newlines: u64,
+    /// Bytes since the last newline before the current piece.
+    column: u64,
+}
+
+impl Position {
+    /// Where `offset` is, `piece` (which starts at `piece_offset`) being
+    /// the piece not yet passed to [`pass`](Self::pass); an offset past it
+    /// is placed at its end.
+    pub fn locate(&self, piece: &[u8], piece_offset: u64, offset: u64) -> String {
+        let within = usize::try_from(offset.saturating_sub(piece_offset))
+            .unwrap_or(usize::MAX)
+            .min(piece.len());
+        let before = piece.get(..within).unwrap_or(&[]);
+        let (line, column) = match before.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                let newlines = before.iter().filter(|&&b| b == b'\n').count() as u64;
+                (self.newlines + newlines, (within - last - 1) as u64)
+            }
+            None => (self.newlines, self.column + within as u64),
+        };
+        format!("line {}, column {}", line + 1, column + 1)
+    }
+
+    /// Where the end of everything passed is.
+    pub fn at_end(&self) -> String {
+        self.locate(&[], 0, 0)
+    }
+
+    /// Counts `piece` as read.
+    pub fn pass(&mut self, piece: &[u8]) {
+        match piece.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                self.newlines += piece.iter().filter(|&&b| b == b'\n').count() as u64;
+                self.column = (piece.len() - last - 1) as u64;
+            }
+            None => self.column += piece.len() as u64,
+        }
+    }
+}
+
+/// Progress through a long input file.
+struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// A bar for a file of `size` bytes that is worth one, when stderr is
+    /// a terminal; nothing otherwise.
+    fn new(size: Option<u64>) -> Self {
+        const WORTH_A_BAR: u64 = 8 << 20;
+        let bar = size
+            .filter(|&size| size >= WORTH_A_BAR && std::io::stderr().is_terminal())
+            .map(|size| {
+                let bar = ProgressBar::new(size);
                 bar.set_style(
                     ProgressStyle::with_template(
                         "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
@@ -96,41 +201,8 @@ impl InputArgs {
         Progress { bar }
     }
 
-    /// The piece lengths to cut `len` bytes into, per the chunking flags.
-    pub fn pieces<'a>(&self, data: &'a [u8]) -> Vec<&'a [u8]> {
-        split(data, self.chunking())
-    }
-
-    /// The chunking these flags ask for.
-    pub fn chunking(&self) -> Chunking {
-        match (self.chunk_size, self.random_chunks) {
-            (Some(n), _) => Chunking::Fixed(usize::try_from(n).unwrap_or(usize::MAX)),
-            (None, Some(seed)) => Chunking::Random(seed),
-            (None, None) => Chunking::Whole,
-        }
-    }
-}
-
-/// `line L, column C` (both from 1, columns in bytes) of a byte offset,
-/// for error messages about multi-line inputs.
-pub fn locate(data: &[u8], offset: u64) -> String {
-    let end = usize::try_from(offset)
-        .unwrap_or(usize::MAX)
-        .min(data.len());
-    let before = data.get(..end).unwrap_or(&[]);
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-    format!("line {line}, column {column}")
-}
-
-/// Progress through a long input (see [`InputArgs::progress`]).
-pub struct Progress {
-    bar: Option<ProgressBar>,
-}
-
-impl Progress {
-    /// `n` more bytes were fed.
-    pub fn advance(&self, n: usize) {
+    /// `n` more bytes were read.
+    fn advance(&self, n: usize) {
         if let Some(bar) = &self.bar {
             bar.inc(n as u64);
         }
@@ -148,36 +220,90 @@ impl Drop for Progress {
 /// How the input is cut before it is fed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Chunking {
-    /// One piece.
-    Whole,
+    /// Each read as it comes.
+    AsRead,
     /// Pieces of this many bytes (the last may be shorter).
     Fixed(usize),
     /// Pieces of 1 to 16 bytes from a ChaCha8 generator with this seed.
     Random(u64),
 }
 
-/// Cuts `data` into pieces. Never yields an empty piece.
-pub fn split(data: &[u8], chunking: Chunking) -> Vec<&[u8]> {
-    match chunking {
-        Chunking::Whole => {
-            if data.is_empty() {
-                Vec::new()
-            } else {
-                vec![data]
-            }
+/// The sink of [`Cutter`]: a piece, and whether it is the last whole
+/// piece of what was read so far.
+type Sink<'s> = dyn FnMut(&[u8], bool) -> Result<(), Failure> + 's;
+
+/// Cuts the blocks that reads return into the pieces of a [`Chunking`],
+/// the same pieces however the reads fall: a piece two blocks share is put
+/// together in `carry` (at most one piece, so at most `N` or 16 bytes).
+struct Cutter {
+    chunking: Chunking,
+    rng: ChaCha8Rng,
+    /// The length of the piece being cut.
+    want: usize,
+    /// Its first bytes, from an earlier block.
+    carry: Vec<u8>,
+}
+
+impl Cutter {
+    fn new(chunking: Chunking) -> Self {
+        let seed = match chunking {
+            Chunking::Random(seed) => seed,
+            _ => 0,
+        };
+        let mut cutter = Cutter {
+            chunking,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            want: 0,
+            carry: Vec::new(),
+        };
+        cutter.want = cutter.next_len();
+        cutter
+    }
+
+    fn next_len(&mut self) -> usize {
+        match self.chunking {
+            Chunking::AsRead => usize::MAX,
+            Chunking::Fixed(n) => n.max(1),
+            Chunking::Random(_) => self.rng.gen_range(1..=16usize),
         }
-        Chunking::Fixed(n) => data.chunks(n.max(1)).collect(),
-        Chunking::Random(seed) => {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut out = Vec::new();
-            let mut rest = data;
-            while !rest.is_empty() {
-                let n = rng.gen_range(1..=16usize).min(rest.len());
-                let (head, tail) = rest.split_at(n);
-                out.push(head);
-                rest = tail;
+    }
+
+    /// Cuts one block.
+    fn feed(&mut self, block: &[u8], sink: &mut Sink<'_>) -> Result<(), Failure> {
+        if self.chunking == Chunking::AsRead {
+            return match block.is_empty() {
+                true => Ok(()),
+                false => sink(block, true),
+            };
+        }
+        let mut rest = block;
+        if !self.carry.is_empty() {
+            let take = (self.want - self.carry.len()).min(rest.len());
+            let (head, tail) = rest.split_at(take);
+            self.carry.extend_from_slice(head);
+            rest = tail;
+            if self.carry.len() < self.want {
+                return Ok(());
             }
-            out
+            let piece = std::mem::take(&mut self.carry);
+            self.want = self.next_len();
+            sink(&piece, rest.len() < self.want)?;
+        }
+        while rest.len() >= self.want {
+            let (head, tail) = rest.split_at(self.want);
+            rest = tail;
+            self.want = self.next_len();
+            sink(head, rest.len() < self.want)?;
+        }
+        self.carry.extend_from_slice(rest);
+        Ok(())
+    }
+
+    /// The last piece, shorter than the others, at the end of the input.
+    fn finish(&mut self, sink: &mut Sink<'_>) -> Result<(), Failure> {
+        match self.carry.is_empty() {
+            true => Ok(()),
+            false => sink(&std::mem::take(&mut self.carry), true),
         }
     }
 }
@@ -186,28 +312,73 @@ pub fn split(data: &[u8], chunking: Chunking) -> Vec<&[u8]> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn random_pieces_are_reproducible_and_cover_the_input() {
-        let data: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
-        let a = split(&data, Chunking::Random(7));
-        let b = split(&data, Chunking::Random(7));
-        assert_eq!(a, b);
-        assert!(a.iter().all(|p| (1..=16).contains(&p.len())));
-        assert_eq!(a.concat(), data);
-        assert_ne!(a, split(&data, Chunking::Random(8)));
+    /// The pieces `chunking` cuts `data` into when reads return `blocks`
+    /// bytes at a time.
+    fn cut(data: &[u8], chunking: Chunking, blocks: usize) -> Vec<Vec<u8>> {
+        let mut cutter = Cutter::new(chunking);
+        let mut out = Vec::new();
+        let mut sink = |piece: &[u8], _: bool| {
+            out.push(piece.to_vec());
+            Ok(())
+        };
+        for block in data.chunks(blocks) {
+            cutter.feed(block, &mut sink).unwrap_or(());
+        }
+        cutter.finish(&mut sink).unwrap_or(());
+        out
     }
 
     #[test]
-    fn locate_counts_lines_and_columns_from_one() {
-        assert_eq!(locate(b"[1 2]", 3), "line 1, column 4");
-        assert_eq!(locate(b"{\n  \"a\" 1\n}", 8), "line 2, column 7");
-        assert_eq!(locate(b"ab", 99), "line 1, column 3");
+    fn random_pieces_are_reproducible_and_cover_the_input() {
+        let data: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        let a = cut(&data, Chunking::Random(7), BLOCK);
+        assert_eq!(a, cut(&data, Chunking::Random(7), BLOCK));
+        assert!(a.iter().all(|p| (1..=16).contains(&p.len())));
+        assert_eq!(a.concat(), data);
+        assert_ne!(a, cut(&data, Chunking::Random(8), BLOCK));
+    }
+
+    /// Reads that return any number of bytes give the same pieces.
+    #[test]
+    fn pieces_do_not_depend_on_the_reads() {
+        let data: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        for chunking in [Chunking::Random(3), Chunking::Fixed(7), Chunking::Fixed(1)] {
+            let whole = cut(&data, chunking, BLOCK);
+            for blocks in [1, 2, 5, 16, 17, 999] {
+                assert_eq!(cut(&data, chunking, blocks), whole, "{chunking:?} {blocks}");
+            }
+        }
+        assert_eq!(cut(&data, Chunking::AsRead, 300).len(), 4);
     }
 
     #[test]
     fn fixed_pieces() {
-        let p = split(b"abcdefg", Chunking::Fixed(3));
-        assert_eq!(p, vec![&b"abc"[..], b"def", b"g"]);
-        assert!(split(b"", Chunking::Whole).is_empty());
+        let p = cut(b"abcdefg", Chunking::Fixed(3), BLOCK);
+        assert_eq!(p, vec![b"abc".to_vec(), b"def".to_vec(), b"g".to_vec()]);
+        assert!(cut(b"", Chunking::AsRead, BLOCK).is_empty());
+        assert!(cut(b"", Chunking::Fixed(3), BLOCK).is_empty());
+    }
+
+    #[test]
+    fn positions_count_lines_and_columns_from_one_across_pieces() {
+        let text = b"{\n  \"a\" 1\n}";
+        // Offset 8 is the `1`, in whichever piece holds it.
+        for split in 0..=text.len() {
+            let (a, b) = text.split_at(split);
+            let mut position = Position::default();
+            if split > 8 {
+                assert_eq!(position.locate(a, 0, 8), "line 2, column 7", "{split}");
+            }
+            position.pass(a);
+            if split <= 8 {
+                let at = position.locate(b, split as u64, 8);
+                assert_eq!(at, "line 2, column 7", "{split}");
+            }
+            position.pass(b);
+            assert_eq!(position.at_end(), "line 3, column 2", "{split}");
+        }
+        let position = Position::default();
+        assert_eq!(position.locate(b"[1 2]", 0, 3), "line 1, column 4");
+        assert_eq!(position.locate(b"ab", 0, 99), "line 1, column 3");
     }
 }

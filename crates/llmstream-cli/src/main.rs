@@ -45,6 +45,9 @@ pub enum Failure {
     Input(String),
     /// The command line asked for something impossible.
     Usage(String),
+    /// Whoever read the output stopped reading (`llmstream … | head`):
+    /// nothing more to do, and nothing wrong (exit 0).
+    OutputClosed,
 }
 
 fn main() -> ExitCode {
@@ -59,7 +62,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd::demo::run(args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(Failure::OutputClosed) => ExitCode::SUCCESS,
         Err(Failure::Input(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(1)

@@ -59,57 +59,55 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     if args.live {
         return live(args);
     }
-    let data = args.input.read()?;
     let mut pipeline = pipeline_for(args.provider);
     let mut out = Lines::new();
     // The first error event, to say why no payload was found, if none is.
     let mut first_error: Option<String> = None;
-    let mut drain = |pipeline: &mut Pipeline, out: &mut Lines| {
+    let mut drain = |pipeline: &mut Pipeline, out: &mut Lines| -> Result<(), Failure> {
         while let Some(event) = pipeline.next_event() {
             if let (StreamEvent::Error { message }, None) = (&event, &first_error) {
                 first_error = Some(message.clone());
             }
             if args.events {
-                out.line(&event.to_value().to_json());
+                out.line(&event.to_value().to_json())?;
             }
         }
+        Ok(())
     };
-    let progress = args.input.progress(data.len());
-    for piece in args.input.pieces(&data) {
+    let bytes = args.input.each_piece(|piece| {
         pipeline
-            .feed(piece)
+            .feed(piece.bytes)
             .map_err(|e| Failure::Input(e.to_string()))?;
-        drain(&mut pipeline, &mut out);
-        progress.advance(piece.len());
-    }
-    drop(progress);
+        drain(&mut pipeline, &mut out)?;
+        match piece.caught_up {
+            true => out.flush(),
+            false => Ok(()),
+        }
+    })?;
     let finished = pipeline.finish();
-    drain(&mut pipeline, &mut out);
+    drain(&mut pipeline, &mut out)?;
     finished.map_err(|e| Failure::Input(e.to_string()))?;
     // With or without `--events`, a body with no provider payload at all is
     // bad input (the events printed before this say what was found).
     let Some(message) = pipeline.message() else {
         let why = first_error.map_or(String::new(), |e| format!(" (first: {e})"));
         return Err(Failure::Input(format!(
-            "no provider payload found at byte {}, the end of the input{why}",
-            data.len()
+            "no provider payload found at byte {bytes}, the end of the input{why}"
         )));
     };
     if !args.events {
-        out.line(&message.to_value().to_json());
+        out.line(&message.to_value().to_json())?;
     }
-    Ok(())
+    out.finish()
 }
 
 /// Reads the input as it arrives and renders each piece at once.
 fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     let mut pipeline = pipeline_for(args.provider);
     let mut view = LiveView::new(fancy_output());
-    let mut bytes = 0usize;
-    let read = args.input.stream(|piece| {
-        bytes += piece.len();
+    let read = args.input.each_piece(|piece| {
         pipeline
-            .feed(piece)
+            .feed(piece.bytes)
             .map_err(|e| Failure::Input(e.to_string()))?;
         while let Some(event) = pipeline.next_event() {
             view.event(&event, pipeline.builder());
@@ -124,7 +122,7 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     // The screen is left clean (colours reset, the call being drawn
     // finished) before any error is reported.
     view.close(pipeline.builder());
-    read?;
+    let bytes = read?;
     finished.map_err(|e| Failure::Input(e.to_string()))?;
     if pipeline.message().is_none() {
         return Err(Failure::Input(format!(

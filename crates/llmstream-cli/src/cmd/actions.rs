@@ -19,22 +19,23 @@ pub struct ActionsArgs {
 }
 
 pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
-    let data = args.input.read()?;
     let mut stream = ActionStream::new();
     let mut out = Lines::new();
-    let progress = args.input.progress(data.len());
-    for piece in args.input.pieces(&data) {
-        progress.advance(piece.len());
-        stream.push_bytes(piece);
+    args.input.each_piece(|piece| {
+        stream.push_bytes(piece.bytes);
         while let Some(event) = stream.next_event() {
-            out.line(&event_value(&event).to_json());
+            out.line(&event_value(&event).to_json())?;
         }
-    }
+        match piece.caught_up {
+            true => out.flush(),
+            false => Ok(()),
+        }
+    })?;
     stream.finish();
     while let Some(event) = stream.next_event() {
-        out.line(&event_value(&event).to_json());
+        out.line(&event_value(&event).to_json())?;
     }
-    Ok(())
+    out.finish()
 }
 
 /// An action event in the CLI contract's form.

@@ -31,81 +31,119 @@ pub struct ChunkArgs {
 }
 
 pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
-    let bytes = args.input.read()?;
     let mut out = Lines::new();
-    let mut chunker = SnapshotChunker::new().hold_placeholders(args.hold_placeholders);
-    let mut text = String::new();
-    let mut line = Vec::new();
-    let mut line_number = 0usize;
-    // Input offset of the next line's first byte.
-    let mut next_start = 0usize;
-    let mut emit = |chunks: Vec<String>, out: &mut Lines| {
-        for chunk in chunks {
-            if args.concat {
-                text.push_str(&chunk);
-            } else {
-                out.line(&serde_json::Value::String(chunk).to_string());
-            }
-        }
+    let mut lines = SnapshotLines {
+        chunker: SnapshotChunker::new().hold_placeholders(args.hold_placeholders),
+        line: Vec::new(),
+        number: 0,
+        start: 0,
+        concat: args.concat.then(String::new),
     };
-    // Lines are assembled from the pieces as a streaming reader would.
-    let pieces = args.input.pieces(&bytes);
-    let mut rest = pieces
-        .iter()
-        .flat_map(|piece| piece.iter().copied())
-        .peekable();
-    while rest.peek().is_some() {
-        line.clear();
-        let line_start = next_start;
-        for byte in rest.by_ref() {
-            next_start += 1;
-            if byte == b'\n' {
-                break;
+    let end = args.input.each_piece(|piece| {
+        // Lines are assembled from the pieces as a streaming reader would.
+        let mut offset = piece.offset;
+        for part in piece.bytes.split_inclusive(|&b| b == b'\n') {
+            offset += part.len() as u64;
+            match part.strip_suffix(b"\n") {
+                Some(rest) => {
+                    lines.line.extend_from_slice(rest);
+                    lines.end_line(&mut out, offset)?;
+                }
+                None => {
+                    lines.line.extend_from_slice(part);
+                    // One snapshot is one JSON text: no longer than the
+                    // parser would take.
+                    let limit = llmstream::json::Limits::new().max_input_bytes;
+                    if lines.line.len() as u64 > limit {
+                        return Err(Failure::Input(format!(
+                            "snapshot longer than {limit} bytes at byte {}; line {}",
+                            lines.start + limit,
+                            lines.number + 1
+                        )));
+                    }
+                }
             }
-            line.push(byte);
         }
-        line_number += 1;
+        match piece.caught_up {
+            true => out.flush(),
+            false => Ok(()),
+        }
+    })?;
+    if !lines.line.is_empty() {
+        lines.end_line(&mut out, end)?;
+    }
+    let chunks = lines.chunker.flush();
+    lines.emit(chunks, &mut out)?;
+    if let Some(text) = &lines.concat {
+        out.line(text)?;
+    }
+    out.finish()
+}
+
+/// Snapshots, one per line, as the lines arrive.
+struct SnapshotLines {
+    chunker: SnapshotChunker,
+    /// The line being read.
+    line: Vec<u8>,
+    /// Lines read before it.
+    number: usize,
+    /// The input offset of its first byte.
+    start: u64,
+    /// With `--concat`: the chunks so far, printed at the end.
+    concat: Option<String>,
+}
+
+impl SnapshotLines {
+    /// The line is complete: its snapshot is processed (a blank line is
+    /// skipped); the next starts at `next`.
+    fn end_line(&mut self, out: &mut Lines, next: u64) -> Result<(), Failure> {
+        self.number += 1;
+        let (start, number) = (self.start, self.number);
+        self.start = next;
+        let line = std::mem::take(&mut self.line);
         if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+            return Ok(());
         }
         let snapshot = std::str::from_utf8(&line).map_err(|e| {
             Failure::Input(format!(
-                "snapshot is not UTF-8 at byte {}; line {line_number}",
-                line_start + e.valid_up_to()
+                "snapshot is not UTF-8 at byte {}; line {number}",
+                start + e.valid_up_to() as u64
             ))
         })?;
-        let chunks = chunker
+        let chunks = self
+            .chunker
             .process_text(snapshot)
-            .map_err(|e| failure(&e, line_start, line_number))?;
-        emit(chunks, &mut out);
+            .map_err(|e| failure(&e, start, number))?;
+        self.emit(chunks, out)
     }
-    emit(chunker.flush(), &mut out);
-    if args.concat {
-        out.line(&text);
+
+    fn emit(&mut self, chunks: Vec<String>, out: &mut Lines) -> Result<(), Failure> {
+        for chunk in chunks {
+            match &mut self.concat {
+                Some(text) => text.push_str(&chunk),
+                None => out.line(&serde_json::Value::String(chunk).to_string())?,
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// `error: <what> at byte <N> (path P)` as the CLI contract has it, with
 /// `N` counted in the whole input: a JSON error where it is in its line,
 /// any other at the start of the snapshot's line.
-fn failure(error: &ChunkError, line_start: usize, line_number: usize) -> Failure {
+fn failure(error: &ChunkError, line_start: u64, line_number: usize) -> Failure {
     let (what, at, path) = match error.kind() {
         ChunkErrorKind::InvalidJson(json) => (
             format!("not valid JSON: {}", json.kind()),
-            line_start as u64 + json.offset(),
+            line_start + json.offset(),
             json.path().to_string(),
         ),
         kind @ ChunkErrorKind::PlaceholderFilled => (
             format!("{kind} (try --hold-placeholders)"),
-            line_start as u64,
+            line_start,
             error.path().to_string(),
         ),
-        kind => (
-            kind.to_string(),
-            line_start as u64,
-            error.path().to_string(),
-        ),
+        kind => (kind.to_string(), line_start, error.path().to_string()),
     };
     let path = match path.is_empty() {
         true => String::new(),

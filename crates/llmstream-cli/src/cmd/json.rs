@@ -3,7 +3,7 @@
 use clap::{Args, ValueEnum};
 use llmstream::json::{Event, EventKind, Options, Parser};
 
-use crate::input::{locate, InputArgs};
+use crate::input::{InputArgs, Piece, Position};
 use crate::output::Lines;
 use crate::Failure;
 
@@ -48,33 +48,34 @@ pub struct RepairArgs {
 }
 
 pub fn run(args: &JsonArgs) -> Result<(), Failure> {
-    let data = args.input.read()?;
     let options = Options::new().trailing_commas(args.lenient);
     let mut parser = Parser::with_options(options);
     let mut out = Lines::new();
-    let on_event = |event: Event<'_>, out: &mut Lines| {
-        if args.emit == Emit::Events {
-            out.line(&event_line(&event));
-        }
-    };
-    let progress = args.input.progress(data.len());
-    for piece in args.input.pieces(&data) {
-        progress.advance(piece.len());
-        let mut feed = parser.feed(piece);
+    let mut position = Position::default();
+    args.input.each_piece(|piece| {
+        let mut feed = parser.feed(piece.bytes);
         while let Some(event) = feed.next_event() {
-            let event = event.map_err(|e| failure(&e, &data))?;
-            on_event(event, &mut out);
+            let event = event.map_err(|e| failure(&e, &position, &piece))?;
+            if args.emit == Emit::Events {
+                out.line(&event_line(&event))?;
+            }
         }
         drop(feed);
+        position.pass(piece.bytes);
         if args.emit == Emit::Snapshots {
-            out.line(&snapshot_line(&parser));
+            out.line(&snapshot_line(&parser))?;
         }
-    }
+        match piece.caught_up {
+            true => out.flush(),
+            false => Ok(()),
+        }
+    })?;
     let mut feed = parser.finish();
     let mut ended = Ok(());
     while let Some(event) = feed.next_event() {
         match event {
-            Ok(event) => on_event(event, &mut out),
+            Ok(event) if args.emit == Emit::Events => out.line(&event_line(&event))?,
+            Ok(_) => {}
             Err(e) => ended = Err(e),
         }
     }
@@ -88,7 +89,7 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
                 e
             )))
         }
-        Err(e) => return Err(failure(&e, &data)),
+        Err(e) => return Err(Failure::Input(format!("{e}; {}", position.at_end()))),
     };
     if args.emit == Emit::Final {
         // Cut short, a number at the end can no longer grow: it is kept as
@@ -99,31 +100,37 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
             false => parser.into_value(),
         };
         if let Some(value) = value {
-            out.line(&value.to_json());
+            out.line(&value.to_json())?;
         }
     }
-    Ok(())
+    out.finish()
 }
 
 pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
-    let data = args.input.read()?;
     let mut parser = Parser::with_options(Options::new().trailing_commas(true));
-    let progress = args.input.progress(data.len());
-    for piece in args.input.pieces(&data) {
-        progress.advance(piece.len());
-        parser.push(piece).map_err(|e| failure(&e, &data))?;
-    }
-    let value = parser.end_partial().map_err(|e| failure(&e, &data))?;
+    let mut position = Position::default();
+    args.input.each_piece(|piece| {
+        parser
+            .push(piece.bytes)
+            .map_err(|e| failure(&e, &position, &piece))?;
+        position.pass(piece.bytes);
+        Ok(())
+    })?;
+    let value = parser
+        .end_partial()
+        .map_err(|e| Failure::Input(format!("{e}; {}", position.at_end())))?;
+    let mut out = Lines::new();
     if let Some(value) = value {
-        Lines::new().line(&value.to_json());
+        out.line(&value.to_json())?;
     }
-    Ok(())
+    out.finish()
 }
 
-/// An invalid-input failure: the library's message (what, byte, path) and
-/// where that byte is in the text.
-fn failure(error: &llmstream::json::Error, data: &[u8]) -> Failure {
-    Failure::Input(format!("{error}; {}", locate(data, error.offset())))
+/// An invalid-input failure in `piece`: the library's message (what, byte,
+/// path) and where that byte is in the text.
+fn failure(error: &llmstream::json::Error, position: &Position, piece: &Piece<'_>) -> Failure {
+    let at = position.locate(piece.bytes, piece.offset, error.offset());
+    Failure::Input(format!("{error}; {at}"))
 }
 
 fn snapshot_line(parser: &Parser) -> String {

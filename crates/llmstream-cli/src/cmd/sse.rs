@@ -26,25 +26,25 @@ pub struct SseArgs {
 }
 
 pub fn run(args: &SseArgs) -> Result<(), Failure> {
-    let bytes = args.input.read()?;
     let mut out = Lines::new();
     let mut decoder = Decoder::new();
-    for piece in args.input.pieces(&bytes) {
-        decoder.feed(piece);
+    args.input.each_piece(|piece| {
+        decoder.feed(piece.bytes);
         while let Some(item) = decoder.next() {
-            match item {
-                Ok(item) => {
-                    if let Some(line) = render(&item, args.comments) {
-                        out.line(&line);
-                    }
-                }
-                Err(error) => return Err(Failure::Input(error.to_string())),
+            let item = item.map_err(|error| Failure::Input(error.to_string()))?;
+            if let Some(line) = render(&item, args.comments) {
+                out.line(&line)?;
             }
         }
-    }
+        match piece.caught_up {
+            true => out.flush(),
+            false => Ok(()),
+        }
+    })?;
     decoder
         .finish()
-        .map_err(|error| Failure::Input(error.to_string()))
+        .map_err(|error| Failure::Input(error.to_string()))?;
+    out.finish()
 }
 
 /// The JSON line for one item, keys in the contract's order.
