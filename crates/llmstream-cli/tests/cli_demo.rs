@@ -196,6 +196,21 @@ fn accumulate_without_payloads_is_an_error() {
         .stderr(predicate::str::contains(
             "no provider payload found at byte 13",
         ));
+    // Payloads as JSON lines (a recording's chunks) are not an SSE body.
+    for live in [false, true] {
+        let mut cmd = llmstream();
+        cmd.arg("accumulate");
+        if live {
+            cmd.arg("--live");
+        }
+        cmd.write_stdin("  {\"id\":\"x\",\"choices\":[]}\n")
+            .assert()
+            .code(1)
+            .stderr(
+                "error: no provider payload found at byte 26, the end of the input; the input \
+                 looks like JSON (lines of payloads?), not a text/event-stream body\n",
+            );
+    }
 }
 
 #[test]

@@ -74,7 +74,9 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
         }
         Ok(())
     };
+    let mut start = Start::default();
     let bytes = args.input.each_piece(|piece| {
+        start.see(piece.bytes);
         pipeline
             .feed(piece.bytes)
             .map_err(|e| Failure::Input(e.to_string()))?;
@@ -92,7 +94,8 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     let Some(message) = pipeline.message() else {
         let why = first_error.map_or(String::new(), |e| format!(" (first: {e})"));
         return Err(Failure::Input(format!(
-            "no provider payload found at byte {bytes}, the end of the input{why}"
+            "no provider payload found at byte {bytes}, the end of the input{why}{}",
+            start.hint()
         )));
     };
     if !args.events {
@@ -105,7 +108,9 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
 fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     let mut pipeline = pipeline_for(args.provider);
     let mut view = LiveView::new(fancy_output());
+    let mut start = Start::default();
     let read = args.input.each_piece(|piece| {
+        start.see(piece.bytes);
         pipeline
             .feed(piece.bytes)
             .map_err(|e| Failure::Input(e.to_string()))?;
@@ -126,8 +131,32 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     finished.map_err(|e| Failure::Input(e.to_string()))?;
     if pipeline.message().is_none() {
         return Err(Failure::Input(format!(
-            "no provider payload found at byte {bytes}, the end of the input"
+            "no provider payload found at byte {bytes}, the end of the input{}",
+            start.hint()
         )));
     }
     Ok(())
+}
+
+/// The input's first byte that is not whitespace, to tell what was given
+/// when no payload is found.
+#[derive(Default)]
+struct Start(Option<u8>);
+
+impl Start {
+    fn see(&mut self, bytes: &[u8]) {
+        if self.0.is_none() {
+            self.0 = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
+        }
+    }
+
+    /// A hint when the input looks like JSON rather than an SSE body.
+    fn hint(&self) -> &'static str {
+        match self.0 {
+            Some(b'{' | b'[') => {
+                "; the input looks like JSON (lines of payloads?), not a text/event-stream body"
+            }
+            _ => "",
+        }
+    }
 }
