@@ -1008,23 +1008,36 @@ fn too_deep(value: &Value) -> bool {
     false
 }
 
+/// A JSON type's name with its article: "an array", "a string"; `null`
+/// has none ("null became a string").
+struct Article<'a>(&'a str);
+
+impl fmt::Display for Article<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            "null" => f.write_str("null"),
+            name if name.starts_with(['a', 'e', 'i', 'o', 'u']) => write!(f, "an {name}"),
+            name => write!(f, "a {name}"),
+        }
+    }
+}
+
 impl fmt::Display for ChunkErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ChunkErrorKind::InvalidJson(error) => write!(f, "not valid JSON: {error}"),
             ChunkErrorKind::RootNotContainer { found } => {
-                write!(f, "the root is {found}, not an object or an array")
+                write!(
+                    f,
+                    "the root is {}, not an object or an array",
+                    Article(found)
+                )
             }
             ChunkErrorKind::Disappeared => {
                 f.write_str("a value of the previous snapshot is missing")
             }
             ChunkErrorKind::TypeChanged { from, to } => {
-                let article = if from.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                    "an"
-                } else {
-                    "a"
-                };
-                write!(f, "{article} {from} became {to}")
+                write!(f, "{} became {}", Article(from), Article(to))
             }
             ChunkErrorKind::StringNotExtended => {
                 f.write_str("the string no longer extends its previous text")

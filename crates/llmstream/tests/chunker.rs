@@ -577,6 +577,43 @@ fn bad_input_a_value_that_changes_type() {
     );
 }
 
+/// The messages name each type with its article ("an" before a vowel;
+/// none for null).
+#[test]
+fn type_errors_read_as_sentences() {
+    let message = |good: &str, bad: &str| {
+        let mut chunker = SnapshotChunker::new();
+        if !good.is_empty() {
+            chunker.process_text(good).unwrap();
+        }
+        chunker.process_text(bad).unwrap_err().to_string()
+    };
+    assert_eq!(
+        message(r#"{"a": "x"}"#, r#"{"a": 1}"#),
+        "snapshot 2, at a: a string became a number"
+    );
+    assert_eq!(
+        message(r#"{"a": []}"#, r#"{"a": {}}"#),
+        "snapshot 2, at a: an array became an object"
+    );
+    assert_eq!(
+        message(r#"{"a": null}"#, r#"{"a": true}"#),
+        "snapshot 2, at a: null became a boolean"
+    );
+    assert_eq!(
+        message(r#"{"a": {}}"#, r#"{"a": null}"#),
+        "snapshot 2, at a: an object became null"
+    );
+    assert_eq!(
+        message("", "12"),
+        "snapshot 1, at the root: the root is a number, not an object or an array"
+    );
+    assert_eq!(
+        message("", "null"),
+        "snapshot 1, at the root: the root is null, not an object or an array"
+    );
+}
+
 #[test]
 fn bad_input_a_number_or_literal_that_changes_after_it_was_emitted() {
     assert_rejected(
@@ -633,7 +670,7 @@ fn bad_input_a_root_that_is_not_a_container() {
     );
     assert_eq!(
         error.to_string(),
-        "snapshot 1, at the root: the root is string, not an object or an array"
+        "snapshot 1, at the root: the root is a string, not an object or an array"
     );
     assert_eq!(chunker.snapshots(), 0);
     assert_eq!(chunker.process_text("{}").unwrap().concat(), "{");
