@@ -7,9 +7,10 @@
 //!
 //! Flags bit 0 set: the document is JSON lines, each an optional
 //! `event-type<TAB>` then a payload (or `[DONE]`). Every payload that
-//! llmstream's json::parse accepts goes to each accumulator; the same
-//! payloads framed as SSE through a Pipeline forced to that provider give
-//! the very same events and message.
+//! llmstream's json::parse accepts goes to each accumulator (from the
+//! first that is not plainly another provider's); the same payloads framed
+//! as SSE through a Pipeline forced to that provider give the very same
+//! events and message.
 #![no_main]
 
 use fuzz_common::Input;
@@ -117,23 +118,39 @@ fn accumulators(doc: &[u8]) {
     for provider in Provider::ALL {
         let mut acc = accumulator(provider);
         let mut events = Vec::new();
-        // A pipeline given a provider says so when the first payload is
-        // plainly another's, then goes on with the one given.
-        if let Some(Line::Payload(ty, value)) = lines.first() {
-            let ty = if ty.is_empty() { "message" } else { ty };
-            let is_error = value.get("error").is_some()
-                || value.get("type").and_then(Value::as_str) == Some("error");
-            let seen = Provider::detect(ty, value).filter(|&seen| seen != provider);
-            if let Some(seen) = seen.filter(|_| !is_error) {
-                acc.builder_mut().error(ErrorInfo::new(format!(
-                    "SSE event 1: the payload is shaped like {}, not {} as given",
-                    seen.name(),
-                    provider.name()
-                )));
-                events.extend(std::iter::from_fn(|| acc.next_event()));
+        // A pipeline given a provider leaves out (and reports) each payload
+        // plainly another's before the first it accepts, ignoring `[DONE]`
+        // until then; the message keeps the first report as its error. With
+        // none accepted, there is no message.
+        let mut accepted = false;
+        let mut first_error = None;
+        for (number, line) in (1..).zip(&lines) {
+            if !accepted {
+                let Line::Payload(ty, value) = line else {
+                    continue;
+                };
+                let ty = if ty.is_empty() { "message" } else { ty };
+                let is_error = value.get("error").is_some()
+                    || value.get("type").and_then(Value::as_str) == Some("error");
+                let seen = Provider::detect(ty, value).filter(|&seen| seen != provider);
+                if let Some(seen) = seen.filter(|_| !is_error) {
+                    let message = format!(
+                        "SSE event {number}: the payload is shaped like {}, not {} as given",
+                        seen.name(),
+                        provider.name()
+                    );
+                    events.push(StreamEvent::Error {
+                        message: message.clone(),
+                    });
+                    first_error.get_or_insert(ErrorInfo::new(message));
+                    continue;
+                }
+                accepted = true;
+                if let Some(error) = first_error.take() {
+                    acc.builder_mut().error(error);
+                    let _ = acc.next_event(); // reported already
+                }
             }
-        }
-        for line in &lines {
             match line {
                 Line::Payload(ty, value) => {
                     let ty = if ty.is_empty() { "message" } else { ty };
@@ -149,7 +166,8 @@ fn accumulators(doc: &[u8]) {
         let piped = run_pipeline(Some(provider), [&body[..]]);
         assert_eq!(piped.results, [Ok(())]);
         assert_eq!(piped.events, events, "{provider}: pipeline events differ");
-        assert_eq!(piped.message.as_ref(), Some(acc.message()), "{provider}");
+        let message = accepted.then(|| acc.message());
+        assert_eq!(piped.message.as_ref(), message, "{provider}");
     }
 }
 

@@ -143,8 +143,18 @@ pub struct Position {
 impl Position {
     /// Where `offset` is, `piece` (which starts at `piece_offset`) being
     /// the piece not yet passed to [`pass`](Self::pass); an offset past it
-    /// is placed at its end.
+    /// is placed at its end. An offset a few bytes before it (the start of
+    /// a UTF-8 sequence that went wrong in this piece) is found on the
+    /// line the piece starts on.
     pub fn locate(&self, piece: &[u8], piece_offset: u64, offset: u64) -> String {
+        let back = piece_offset.saturating_sub(offset);
+        if back > 0 && back <= self.column {
+            return format!(
+                "line {}, column {}",
+                self.newlines + 1,
+                self.column - back + 1
+            );
+        }
         let within = usize::try_from(offset.saturating_sub(piece_offset))
             .unwrap_or(usize::MAX)
             .min(piece.len());
@@ -377,6 +387,11 @@ mod tests {
             position.pass(b);
             assert_eq!(position.at_end(), "line 3, column 2", "{split}");
         }
+        // An error found in a later piece, at a byte of an earlier one.
+        let mut position = Position::default();
+        position.pass(b"{\n\"\xe2");
+        position.pass(b"\x82");
+        assert_eq!(position.locate(b"x", 5, 3), "line 2, column 2");
         let position = Position::default();
         assert_eq!(position.locate(b"[1 2]", 0, 3), "line 1, column 4");
         assert_eq!(position.locate(b"ab", 0, 99), "line 1, column 3");

@@ -215,13 +215,25 @@ fn accumulate_without_payloads_is_an_error() {
 
 #[test]
 fn accumulate_says_when_the_given_provider_is_not_the_bodys() {
+    // Another provider's payloads are left out, each reported: no payload
+    // of the given provider's is no message, an error (exit 1).
     llmstream()
         .args(["accumulate", "--provider", "gemini"])
         .write_stdin(ANTHROPIC)
         .assert()
-        .success()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "no provider payload found at byte 8079, the end of the input (first: SSE event 1: \
+             the payload is shaped like anthropic, not gemini as given)",
+        ));
+    llmstream()
+        .args(["accumulate", "--provider", "gemini", "--events"])
+        .write_stdin(ANTHROPIC)
+        .assert()
+        .code(1)
         .stdout(predicate::str::contains(
-            "the payload is shaped like anthropic, not gemini as given",
+            "SSE event 2: the payload is shaped like anthropic, not gemini as given",
         ));
     // An error payload proves nothing about the provider: no such report.
     llmstream()

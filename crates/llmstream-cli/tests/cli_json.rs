@@ -124,6 +124,35 @@ fn invalid_input_exits_1_with_offset_and_path() {
         .stderr(predicate::str::starts_with(
             "error: expected ',' or ']' after array element, found '2' at byte 8 (path a[0])",
         ));
+    // The same message, line and column included, however the input is
+    // cut: also where the error is found a piece after its byte (a UTF-8
+    // sequence cut short) and for a byte order mark.
+    for (input, message) in [
+        (
+            &b"[1,\n 2 3]"[..],
+            "error: expected ',' or ']' after array element, found '3' at byte 7 (path [1]); \
+             line 2, column 4\n",
+        ),
+        (
+            b"{\"k\":\n\"\xe2\x82x\"}",
+            "error: invalid UTF-8 in string at byte 7 (path k); line 2, column 2\n",
+        ),
+        (
+            b"\xef\xbb\xbf{}",
+            "error: expected a JSON value, found byte 0xef, the start of a UTF-8 byte order \
+             mark (strip the mark) at byte 0; line 1, column 1\n",
+        ),
+    ] {
+        for flags in [&[][..], &["--chunk-size", "1"], &["--random-chunks", "3"]] {
+            llmstream()
+                .arg("json")
+                .args(flags)
+                .write_stdin(input)
+                .assert()
+                .code(1)
+                .stderr(message);
+        }
+    }
 }
 
 #[test]

@@ -52,18 +52,22 @@
 //!
 //! let mut pipeline = Pipeline::new(); // the provider is detected
 //! let mut seen = Vec::new();
+//! let mut show = |event| match event {
+//!     StreamEvent::ToolCallStart { name, .. } => seen.push(format!("calling {name}")),
+//!     StreamEvent::ArgumentDelta { path, text, .. } => seen.push(format!("{path} += {text}")),
+//!     StreamEvent::ToolCallEnd { arguments, .. } => seen.push(format!("args {arguments}")),
+//!     _ => {}
+//! };
 //! for piece in body.as_bytes().chunks(7) {
 //!     pipeline.feed(piece)?;
 //!     while let Some(event) = pipeline.next_event() {
-//!         match event {
-//!             StreamEvent::ToolCallStart { name, .. } => seen.push(format!("calling {name}")),
-//!             StreamEvent::ArgumentDelta { path, text, .. } => seen.push(format!("{path} += {text}")),
-//!             StreamEvent::ToolCallEnd { arguments, .. } => seen.push(format!("args {arguments}")),
-//!             _ => {}
-//!         }
+//!         show(event);
 //!     }
 //! }
-//! pipeline.finish()?;
+//! pipeline.finish()?; // the body ended: it may queue events too (calls still open end)
+//! while let Some(event) = pipeline.next_event() {
+//!     show(event);
+//! }
 //! assert_eq!(seen, [
 //!     "calling write_file",
 //!     "blocks[0].content += Hel",

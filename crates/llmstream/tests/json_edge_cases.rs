@@ -852,6 +852,83 @@ fn error_display_names_expected_found_offset_and_path() {
     );
 }
 
+/// A UTF-8 byte order mark where a document begins is an error (RFC 8259
+/// lets a parser reject it; serde_json does): the unexpected 0xEF at its
+/// first byte, at once, as for any byte that cannot begin a value, whose
+/// message names the mark, whatever the cuts.
+#[test]
+fn a_byte_order_mark_is_an_error_that_names_it() {
+    let kind = ErrorKind::Unexpected {
+        expected: Expected::Value,
+        found: 0xef,
+    };
+    let bom = "expected a JSON value, found byte 0xef, the start of a UTF-8 byte order \
+               mark (strip the mark) at byte 0";
+    let text = b"\xef\xbb\xbf{}";
+    let err = strict_error(text);
+    assert_eq!((err.kind(), err.offset()), (&kind, 0));
+    assert_eq!(err.to_string(), bom);
+    for cut in 1..text.len() {
+        let (a, b) = text.split_at(cut);
+        assert_eq!(push_error(Options::new(), &[a, b]), err, "cut at {cut}");
+    }
+    assert_eq!(json::parse(text).unwrap_err(), err);
+    let mut tape = json::Tape::new();
+    assert_eq!(tape.parse(text).unwrap_err(), err);
+    // At once: no continuation could make it valid.
+    let mut parser = Parser::new();
+    assert_eq!(parser.push(b"\xef").unwrap_err(), err);
+    // One after whitespace, or between values (files joined), is named
+    // too; inside a value it is only a byte that cannot be there.
+    assert_eq!(
+        strict_error(b" \xef\xbb\xbf{}").to_string(),
+        bom.replace("at byte 0", "at byte 1")
+    );
+    let options = Options::new().multiple_values(true);
+    assert_eq!(
+        push_error(options, &[b"{}\n\xef\xbb\xbf{}"]).to_string(),
+        bom.replace("at byte 0", "at byte 3")
+    );
+    assert_eq!(
+        strict_error(b"[\xef\xbb\xbf]").to_string(),
+        "expected a value or ']' after '[', found byte 0xef at byte 1"
+    );
+}
+
+/// An error inside an object key says so ("in object key", where a
+/// value's says "in string"), with the object's path.
+#[test]
+fn an_error_in_a_key_says_so_with_the_objects_path() {
+    for (text, message) in [
+        (&b"{\"k\xff\":1}"[..], "invalid UTF-8 in object key at byte 3"),
+        (b"{\"a\":{\"k\xff\":1}}", "invalid UTF-8 in object key at byte 8 (path a)"),
+        (b"{\"a\":1,\"k\xff\":1}", "invalid UTF-8 in object key at byte 9"),
+        (b"[{\"k\xff\":1}]", "invalid UTF-8 in object key at byte 4 (path [0])"),
+        (b"{\"a\":\"v\xff\"}", "invalid UTF-8 in string at byte 7 (path a)"),
+        (
+            b"{\"a\":{\"k\x01\":1}}",
+            "unescaped control character byte 0x01 in object key at byte 8 (path a)",
+        ),
+        (
+            br#"{"a":{"\udc00":1}}"#,
+            "UTF-16 low surrogate with no high surrogate before it in object key at byte 10 (path a)",
+        ),
+        (
+            br#"{"a":{"\ud800x":1}}"#,
+            "UTF-16 high surrogate \\ud800 not followed by a low surrogate in object key at byte 13 (path a)",
+        ),
+    ] {
+        let err = strict_error(text);
+        assert_eq!(err.to_string(), message, "{text:?}");
+        assert_eq!(err.in_key(), message.contains("object key"), "{text:?}");
+    }
+    // The kind is the same as in a value's string.
+    assert_eq!(
+        strict_error(b"{\"k\xff\":1}").kind(),
+        &ErrorKind::InvalidUtf8
+    );
+}
+
 // ----- limits -----
 
 #[test]

@@ -14,11 +14,48 @@ pub struct Error {
     kind: ErrorKind,
     offset: u64,
     path: PathBuf,
+    note: Note,
+}
+
+/// What the message says beyond the kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Note {
+    None,
+    /// Found inside an object key (the path is then the object's).
+    InKey,
+    /// The unexpected 0xEF where a document begins is how a UTF-8 byte
+    /// order mark (EF BB BF) begins.
+    ByteOrderMark,
 }
 
 impl Error {
     pub(crate) fn new(kind: ErrorKind, offset: u64, path: PathBuf) -> Self {
-        Error { kind, offset, path }
+        Error {
+            kind,
+            offset,
+            path,
+            note: Note::None,
+        }
+    }
+
+    /// The same error with `note` said too.
+    pub(crate) fn with_note(mut self, note: Note) -> Self {
+        self.note = note;
+        self
+    }
+
+    /// The same error at another offset (from the start of a larger
+    /// stream the parsed text is part of).
+    pub(crate) fn with_offset(&self, offset: u64) -> Self {
+        let mut error = self.clone();
+        error.offset = offset;
+        error
+    }
+
+    /// Shows the error with its offset said to be within `within` (`at
+    /// byte 1 of its data`), for an offset that is not the stream's.
+    pub(crate) fn within<'a>(&'a self, within: &'a str) -> impl fmt::Display + 'a {
+        Within(self, within)
     }
 
     /// What went wrong.
@@ -31,9 +68,18 @@ impl Error {
         self.offset
     }
 
-    /// The path of the value being parsed when it went wrong.
+    /// The path of the value being parsed when it went wrong (in an object
+    /// key: the object's path, see [`Error::in_key`]).
     pub fn path(&self) -> &PathBuf {
         &self.path
+    }
+
+    /// Whether it went wrong inside an object key (bad UTF-8, an escape, a
+    /// control character in the key): [`Error::path`] is then the
+    /// object's, and the message says "in object key" where a value's
+    /// says "in string".
+    pub fn in_key(&self) -> bool {
+        self.note == Note::InKey
     }
 
     /// Whether more input could have made this input valid: the input ended
@@ -187,7 +233,17 @@ impl fmt::Display for Found {
 }
 
 impl fmt::Display for ErrorKind {
+    /// The message, for an error in a string; [`Error`]'s says "in object
+    /// key" instead of "in string" for one in a key.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.describe(f, "string")
+    }
+}
+
+impl ErrorKind {
+    /// The message, `text` naming the string it is in ("string", "object
+    /// key") where it names one.
+    fn describe(&self, f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
         match self {
             ErrorKind::Unexpected { expected, found } => {
                 write!(f, "expected {expected}, found {}", Found(*found))
@@ -200,15 +256,16 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::LoneHighSurrogate { unit } => write!(
                 f,
-                "UTF-16 high surrogate \\u{unit:04x} not followed by a low surrogate in string"
+                "UTF-16 high surrogate \\u{unit:04x} not followed by a low surrogate in {text}"
             ),
-            ErrorKind::LoneLowSurrogate => {
-                f.write_str("UTF-16 low surrogate with no high surrogate before it in string")
-            }
+            ErrorKind::LoneLowSurrogate => write!(
+                f,
+                "UTF-16 low surrogate with no high surrogate before it in {text}"
+            ),
             ErrorKind::ControlCharacter { found } => {
-                write!(f, "unescaped control character {} in string", Found(*found))
+                write!(f, "unescaped control character {} in {text}", Found(*found))
             }
-            ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8 in string"),
+            ErrorKind::InvalidUtf8 => write!(f, "invalid UTF-8 in {text}"),
             ErrorKind::LeadingZero => f.write_str("leading zero in number"),
             ErrorKind::DepthLimit { limit } => {
                 write!(f, "nesting deeper than the limit of {limit}")
@@ -228,9 +285,33 @@ impl fmt::Display for ErrorKind {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, self.offset)?;
-        if !self.path.segments().is_empty() {
-            write!(f, " (path {})", self.path)?;
+        Within(self, "").fmt(f)
+    }
+}
+
+/// An error shown with its offset within something (see [`Error::within`]).
+struct Within<'a>(&'a Error, &'a str);
+
+impl fmt::Display for Within<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Within(error, within) = *self;
+        match (error.note, &error.kind) {
+            (Note::ByteOrderMark, ErrorKind::Unexpected { expected, .. }) => {
+                write!(
+                    f,
+                    "expected {expected}, found byte 0xef, \
+                     the start of a UTF-8 byte order mark (strip the mark)"
+                )?;
+            }
+            (Note::InKey, kind) => kind.describe(f, "object key")?,
+            (_, kind) => kind.describe(f, "string")?,
+        }
+        write!(f, " at byte {}", error.offset)?;
+        if !within.is_empty() {
+            write!(f, " of {within}")?;
+        }
+        if !error.path.segments().is_empty() {
+            write!(f, " (path {})", error.path)?;
         }
         Ok(())
     }

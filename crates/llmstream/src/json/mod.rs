@@ -13,7 +13,11 @@
 //!
 //! A byte order mark before the value is an error, as in serde_json: RFC
 //! 8259 forbids sending one and lets a parser either ignore or reject it.
-//! A source that adds one (some Windows tools) needs it stripped first.
+//! A source that adds one (some Windows tools) needs it stripped first. The
+//! error is [`ErrorKind::Unexpected`] at the mark's first byte, as for any
+//! other byte that cannot begin a value, reported at once, and its message
+//! names the mark: `expected a JSON value, found byte 0xef, the start of a
+//! UTF-8 byte order mark (strip the mark) at byte 0`.
 
 mod error;
 mod event;

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::json;
 use crate::json::scan::is_whitespace;
-use crate::sse::{self, ItemRef};
+use crate::sse::{self, ItemRef, Placed};
 
 /// The whole client-side job for one streamed response: SSE decoding, JSON
 /// parsing of each payload, provider detection (or a given provider), and
@@ -31,7 +31,10 @@ use crate::sse::{self, ItemRef};
 ///         let _ = event; // render it
 ///     }
 /// }
-/// pipeline.finish()?;
+/// pipeline.finish()?; // queues the last events (calls still open end)
+/// while let Some(event) = pipeline.next_event() {
+///     let _ = event; // render it too
+/// }
 /// assert!(pipeline.message().is_some());
 /// # Ok::<(), llmstream::providers::PipelineError>(())
 /// ```
@@ -40,9 +43,9 @@ pub struct Pipeline {
     decoder: sse::Decoder,
     forced: Option<Provider>,
     accumulator: Option<Box<dyn Accumulator>>,
-    /// Events found before the provider was known.
+    /// Events found before a payload was accepted.
     early: VecDeque<StreamEvent>,
-    /// An error payload seen before the provider was known.
+    /// The first error found before a payload was accepted.
     early_error: Option<ErrorInfo>,
     /// SSE events dispatched so far.
     events_read: u64,
@@ -74,7 +77,9 @@ impl Default for Pipeline {
 }
 
 impl Pipeline {
-    /// A pipeline that detects the provider from the first payload.
+    /// A pipeline that detects the provider from the first payload whose
+    /// shape names one (each payload before it is an error event, `cannot
+    /// tell the provider from this payload`, and left out).
     pub fn new() -> Self {
         Pipeline {
             decoder: sse::Decoder::new(),
@@ -120,19 +125,28 @@ impl Pipeline {
         self.decoder.last_event_id()
     }
 
-    /// A pipeline for a known provider.
+    /// A pipeline for a known provider. Payloads are read by its rules
+    /// from the first one that is not plainly another provider's (an
+    /// OpenAI chunk given to an Anthropic pipeline): each such payload
+    /// before it is an error event (`the payload is shaped like
+    /// openai-chat, not anthropic as given`) and left out, so a body of
+    /// another provider's payloads only gives no message.
     pub fn with_provider(provider: Provider) -> Self {
         let mut pipeline = Pipeline::new();
         pipeline.forced = Some(provider);
         pipeline
     }
 
-    /// The provider, once known.
+    /// The provider, once a payload is accepted.
     pub fn provider(&self) -> Option<Provider> {
         self.accumulator.as_ref().map(|a| a.message().provider)
     }
 
-    /// The message so far (`None` until the provider is known).
+    /// The message so far: `None` until a payload is accepted (its
+    /// provider told, or the given one's: see [`Pipeline::new`] and
+    /// [`Pipeline::with_provider`]). A body with none, whatever else it
+    /// held (`[DONE]`, data that is not JSON, payloads of no known shape
+    /// or another provider's), gives no message.
     pub fn message(&self) -> Option<&Message> {
         self.accumulator.as_ref().map(|a| a.message())
     }
@@ -151,8 +165,8 @@ impl Pipeline {
         let mut decoder = core::mem::take(&mut self.decoder);
         let mut items = decoder.decode(bytes);
         let mut read = Ok(());
-        while let Some(item) = items.next() {
-            read = self.item(item);
+        while let Some((item, placed)) = items.next_placed() {
+            read = self.item(item, placed);
             if read.is_err() {
                 break;
             }
@@ -162,7 +176,35 @@ impl Pipeline {
         read
     }
 
-    /// The body ended: open tool calls end with what they have.
+    /// The body ended: open tool calls end with what they have. This
+    /// queues final events, which [`Pipeline::next_event`] returns as it
+    /// does after [`Pipeline::feed`]: read them after `finish` too, or
+    /// they are lost, such as the [`StreamEvent::ToolCallEnd`] of a call
+    /// the body cut off (its `arguments_error` saying so).
+    ///
+    /// ```
+    /// use llmstream::providers::{Pipeline, StreamEvent};
+    ///
+    /// // A tool call cut off in its arguments: no finish, no `[DONE]`.
+    /// let body = concat!(
+    ///     r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","#,
+    ///     r#""function":{"name":"get_weather","arguments":"{\"city\":\"Par"}}]}}]}"#, "\n\n",
+    /// );
+    /// let mut pipeline = Pipeline::new();
+    /// pipeline.feed(body.as_bytes())?;
+    /// while let Some(event) = pipeline.next_event() {
+    ///     assert!(!matches!(event, StreamEvent::ToolCallEnd { .. }), "still open");
+    /// }
+    /// pipeline.finish()?;
+    /// let mut ends = Vec::new();
+    /// while let Some(event) = pipeline.next_event() {
+    ///     if let StreamEvent::ToolCallEnd { arguments, arguments_error, .. } = event {
+    ///         ends.push((arguments.to_json(), arguments_error.is_some()));
+    ///     }
+    /// }
+    /// assert_eq!(ends, [(r#"{"city":"Par"}"#.to_string(), true)]);
+    /// # Ok::<(), llmstream::providers::PipelineError>(())
+    /// ```
     pub fn finish(&mut self) -> Result<(), PipelineError> {
         let result = self.decoder.finish().map_err(PipelineError);
         self.drain()?;
@@ -190,18 +232,23 @@ impl Pipeline {
     }
 
     fn drain_from(&mut self, decoder: &mut sse::Decoder) -> Result<(), PipelineError> {
-        while let Some(item) = decoder.next() {
-            self.item(item)?;
+        while let Some((item, placed)) = decoder.next_placed() {
+            self.item(item, placed)?;
         }
         Ok(())
     }
 
-    /// Handles one item of the SSE stream.
-    fn item(&mut self, item: Result<ItemRef<'_>, sse::Error>) -> Result<(), PipelineError> {
+    /// Handles one item of the SSE stream (`placed`: where an event's data
+    /// lies in the stream, when it is one stretch of it).
+    fn item(
+        &mut self,
+        item: Result<ItemRef<'_>, sse::Error>,
+        placed: Placed,
+    ) -> Result<(), PipelineError> {
         if let ItemRef::Event(event) = item.map_err(PipelineError)? {
             self.events_read += 1;
             let number = self.events_read;
-            self.payload(event.event_type, event.data, number);
+            self.payload(event.event_type, event.data, number, placed);
         }
         Ok(())
     }
@@ -209,8 +256,9 @@ impl Pipeline {
     /// Handles one SSE event's data.
     /// `number` counts SSE events from 1: a position in the stream that,
     /// unlike a byte offset taken when the event is pulled, does not depend
-    /// on how the body was cut.
-    fn payload(&mut self, event_type: &str, data: &str, number: u64) {
+    /// on how the body was cut. So does `placed`, the stream offset of the
+    /// data when it is the stream's bytes from there.
+    fn payload(&mut self, event_type: &str, data: &str, number: u64, placed: Placed) {
         let trimmed = data.trim_matches(|c: char| c.is_ascii() && is_whitespace(c as u8));
         if trimmed.is_empty() {
             return;
@@ -226,7 +274,27 @@ impl Pipeline {
         match tape.parse(trimmed.as_bytes()) {
             Ok(payload) => self.accumulate(event_type, payload, number),
             Err(e) => {
-                let message = format!("SSE event {number}: data is not JSON: {e}");
+                // The offset in the stream, as every other "at byte"; in
+                // the data when it is not one stretch of the stream.
+                let message = match placed {
+                    Some(start) => {
+                        let lead = data.len()
+                            - data
+                                .trim_start_matches(|c: char| {
+                                    c.is_ascii() && is_whitespace(c as u8)
+                                })
+                                .len();
+                        let at = start + lead as u64 + e.offset();
+                        format!(
+                            "SSE event {number}: data is not JSON: {}",
+                            e.with_offset(at)
+                        )
+                    }
+                    None => format!(
+                        "SSE event {number}: data is not JSON: {}",
+                        e.within("its data")
+                    ),
+                };
                 self.report(ErrorInfo::new(message));
             }
         }
@@ -234,17 +302,13 @@ impl Pipeline {
     }
 
     /// Hands a parsed payload to the accumulator, made at the first one
-    /// (for the provider its shape names, unless one was forced).
+    /// accepted: one whose shape names a provider, or (a provider given)
+    /// any but one plainly of another provider's shape. Until then a
+    /// payload is reported as an error event and left out, and `[DONE]`
+    /// is ignored: a message exists only once a payload came for it.
     fn accumulate(&mut self, event_type: &str, payload: json::Node<'_>, number: u64) {
         if self.accumulator.is_none() {
-            let provider = self
-                .forced
-                .or_else(|| Provider::detect_in(event_type, payload))
-                .or_else(|| payload.get("error").map(|_| Provider::OpenAiChat));
-            let Some(provider) = provider else {
-                let message =
-                    format!("SSE event {number}: cannot tell the provider from this payload");
-                self.report(ErrorInfo::new(message));
+            let Some(provider) = self.provider_for(event_type, payload, number) else {
                 return;
             };
             let limits = self.limits.as_deref().copied().unwrap_or_default();
@@ -254,28 +318,47 @@ impl Pipeline {
                 // The event was already reported; keep only the record.
                 let _ = acc.builder_mut().next_event();
             }
-            // A provider given by the caller is kept, but a first payload
-            // of another one's unmistakable shape is said: folded by the
-            // wrong rules, it would give an empty message and no sign why.
-            // An error payload proves nothing (gateways send any shape).
-            let is_error =
-                payload.get("error").is_some() || super::get_str(payload, "type") == Some("error");
-            if let Some(seen) = self
-                .forced
-                .filter(|_| !is_error)
-                .and_then(|_| Provider::detect_in(event_type, payload))
-                .filter(|&seen| seen != provider)
-            {
-                acc.builder_mut().error(ErrorInfo::new(format!(
-                    "SSE event {number}: the payload is shaped like {}, not {} as given",
-                    seen.name(),
-                    provider.name()
-                )));
-            }
             self.accumulator = Some(acc);
         }
         if let Some(acc) = self.accumulator.as_mut() {
             acc.push_node(event_type, payload);
+        }
+    }
+
+    /// The provider of the first payload to accept, or `None` (reported)
+    /// if this one is not.
+    fn provider_for(
+        &mut self,
+        event_type: &str,
+        payload: json::Node<'_>,
+        number: u64,
+    ) -> Option<Provider> {
+        let seen = Provider::detect_in(event_type, payload);
+        let Some(given) = self.forced else {
+            let provider = seen.or_else(|| payload.get("error").map(|_| Provider::OpenAiChat));
+            if provider.is_none() {
+                let message =
+                    format!("SSE event {number}: cannot tell the provider from this payload");
+                self.report(ErrorInfo::new(message));
+            }
+            return provider;
+        };
+        // A payload of another provider's unmistakable shape is not read
+        // by the given one's rules: that would give an empty message and
+        // no sign why. An error payload proves nothing (gateways send any
+        // shape), and one of no known shape is taken on the caller's word.
+        let is_error =
+            payload.get("error").is_some() || super::get_str(payload, "type") == Some("error");
+        match seen.filter(|&seen| seen != given && !is_error) {
+            Some(seen) => {
+                self.report(ErrorInfo::new(format!(
+                    "SSE event {number}: the payload is shaped like {}, not {} as given",
+                    seen.name(),
+                    given.name()
+                )));
+                None
+            }
+            None => Some(given),
         }
     }
 

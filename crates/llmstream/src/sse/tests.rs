@@ -597,3 +597,88 @@ fn long_data_lines_here() {
         }
     }
 }
+
+// --- Where an event's data lies (for the pipeline's error offsets) -------
+
+/// The data of each event with where it lies in the stream, decoded from
+/// `pieces` in one `mode`.
+fn placed_mode(pieces: &[&[u8]], mode: Mode) -> Vec<(String, Placed)> {
+    fn take(out: &mut Vec<(String, Placed)>, item: (Result<ItemRef<'_>, Error>, Placed)) {
+        if let (Ok(ItemRef::Event(event)), placed) = item {
+            out.push((String::from(event.data), placed));
+        }
+    }
+    let mut decoder = Decoder::new();
+    let mut out = Vec::new();
+    for piece in pieces {
+        match mode {
+            Mode::Feed => decoder.feed(piece),
+            Mode::Decode => {
+                let mut decode = decoder.decode(piece);
+                while let Some(item) = decode.next_placed() {
+                    take(&mut out, item);
+                }
+            }
+            Mode::DecodeOneThenNext => {
+                let mut decode = decoder.decode(piece);
+                if let Some(item) = decode.next_placed() {
+                    take(&mut out, item);
+                }
+            }
+        }
+        while let Some(item) = decoder.next_placed() {
+            take(&mut out, item);
+        }
+    }
+    out
+}
+
+/// An event's data is placed in the stream when it is the stream's bytes
+/// from there (one data line, decoded byte for byte), wherever the stream
+/// is cut and however it is pulled; otherwise (several lines, invalid
+/// UTF-8 that grew when replaced) it is not.
+#[test]
+fn placed_data_is_the_streams_bytes_from_there() {
+    let long = format!("data: {}\n\n", "z".repeat(3000));
+    let cases: [(&[u8], &[Option<usize>]); 8] = [
+        (b"\xEF\xBB\xBFdata: {\"a\":1}\r\n\r\n", &[Some(9)]),
+        (b"event: x\nid: 1\n: c\ndata:no-space\n\n", &[Some(24)]),
+        (b"data: a\ndata: b\n\ndata: c\n\n", &[None, Some(23)]),
+        (b"data: \xff!\n\n", &[None]),
+        (b"data: \xf0\x9f\x98!\n\n", &[Some(6)]),
+        (b"data: x\r\rdata:\n\n", &[Some(6), Some(14)]),
+        (
+            b"retry: 1\ndata: x\n\ndata: y\n: z\n\n",
+            &[Some(15), Some(24)],
+        ),
+        (long.as_bytes(), &[Some(6)]),
+    ];
+    for (input, expected) in cases {
+        let ways = |pieces: &[&[u8]]| {
+            let fed = placed_mode(pieces, Mode::Feed);
+            for mode in [Mode::Decode, Mode::DecodeOneThenNext] {
+                assert_eq!(placed_mode(pieces, mode), fed, "{mode:?} {input:?}");
+            }
+            fed
+        };
+        let whole = ways(&[input]);
+        let placed: Vec<Option<usize>> = whole
+            .iter()
+            .map(|(_, at)| at.map(|at| at as usize))
+            .collect();
+        assert_eq!(placed, expected, "{input:?}");
+        for (data, at) in &whole {
+            if let Some(at) = at {
+                let at = *at as usize;
+                let bytes = &input[at..at + data.len()];
+                assert_eq!(String::from_utf8_lossy(bytes), data.as_str(), "{input:?}");
+            }
+        }
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        assert_eq!(ways(&bytes), whole, "byte by byte {input:?}");
+        for at in 0..=input.len() {
+            let (a, b) = input.split_at(at);
+            assert_eq!(ways(&[a, b]), whole, "split at {at} {input:?}");
+        }
+    }
+}

@@ -886,7 +886,7 @@ impl ActionStream {
 /// A parser error with its offset replaced by `at`, the offset in the whole
 /// input: `<what> at byte <at>`, and the path in the value where there is one.
 fn describe(e: &Error, at: u64) -> String {
-    format!("{}", Error::new(e.kind().clone(), at, e.path().clone()))
+    format!("{}", e.with_offset(at))
 }
 
 /// Removes the value at `path` from `root`, where it is the last member of

@@ -3,7 +3,7 @@
 
 use super::feed::Input;
 use super::{Container, Escape, Num, Parser, Raw, State, Step, Word};
-use crate::json::error::{Error, ErrorKind, Expected};
+use crate::json::error::{Error, ErrorKind, Expected, Note};
 use crate::json::path::Segment;
 use crate::json::scan::is_whitespace;
 
@@ -21,8 +21,17 @@ impl Parser {
     }
 
     pub(super) fn fail(&mut self, kind: ErrorKind, offset: u64) -> Step {
+        let note = match self.state {
+            State::Str { key: true, .. } => Note::InKey,
+            _ => Note::None,
+        };
+        self.fail_noted(kind, offset, note)
+    }
+
+    fn fail_noted(&mut self, kind: ErrorKind, offset: u64, note: Note) -> Step {
         let path = self.path().to_path_buf();
-        self.error = Some(alloc::boxed::Box::new(Error::new(kind, offset, path)));
+        let error = Error::new(kind, offset, path).with_note(note);
+        self.error = Some(alloc::boxed::Box::new(error));
         Step::Error
     }
 
@@ -374,6 +383,16 @@ impl Parser {
                 self.add_scalar(word.value());
                 self.state = State::Literal { word, matched: 1 };
                 None
+            }
+            // Where a document begins (at the top level), the first byte
+            // of a UTF-8 byte order mark: an error at once, whatever
+            // follows, whose message names the mark.
+            0xef if expected == Expected::Value => {
+                let kind = ErrorKind::Unexpected {
+                    expected,
+                    found: byte,
+                };
+                Some(self.fail_noted(kind, at, Note::ByteOrderMark))
             }
             _ => Some(self.unexpected(expected, byte, at)),
         }
