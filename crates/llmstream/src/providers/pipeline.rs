@@ -10,7 +10,7 @@ use super::{
 };
 use crate::json;
 use crate::json::scan::is_whitespace;
-use crate::sse::{self, ItemRef, Placed};
+use crate::sse::{self, ItemRef};
 
 /// The whole client-side job for one streamed response: SSE decoding, JSON
 /// parsing of each payload, provider detection (or a given provider), and
@@ -165,8 +165,8 @@ impl Pipeline {
         let mut decoder = core::mem::take(&mut self.decoder);
         let mut items = decoder.decode(bytes);
         let mut read = Ok(());
-        while let Some((item, placed)) = items.next_placed() {
-            read = self.item(item, placed);
+        while let Some(item) = items.next() {
+            read = self.item(item);
             if read.is_err() {
                 break;
             }
@@ -232,23 +232,18 @@ impl Pipeline {
     }
 
     fn drain_from(&mut self, decoder: &mut sse::Decoder) -> Result<(), PipelineError> {
-        while let Some((item, placed)) = decoder.next_placed() {
-            self.item(item, placed)?;
+        while let Some(item) = decoder.next() {
+            self.item(item)?;
         }
         Ok(())
     }
 
-    /// Handles one item of the SSE stream (`placed`: where an event's data
-    /// lies in the stream, when it is one stretch of it).
-    fn item(
-        &mut self,
-        item: Result<ItemRef<'_>, sse::Error>,
-        placed: Placed,
-    ) -> Result<(), PipelineError> {
+    /// Handles one item of the SSE stream.
+    fn item(&mut self, item: Result<ItemRef<'_>, sse::Error>) -> Result<(), PipelineError> {
         if let ItemRef::Event(event) = item.map_err(PipelineError)? {
             self.events_read += 1;
             let number = self.events_read;
-            self.payload(event.event_type, event.data, number, placed);
+            self.payload(event.event_type, event.data, number);
         }
         Ok(())
     }
@@ -256,10 +251,9 @@ impl Pipeline {
     /// Handles one SSE event's data.
     /// `number` counts SSE events from 1: a position in the stream that,
     /// unlike a byte offset taken when the event is pulled, does not depend
-    /// on how the body was cut. So does `placed`, the stream offset of the
-    /// data when it is the stream's bytes from there.
-    fn payload(&mut self, event_type: &str, data: &str, number: u64, placed: Placed) {
-        let trimmed = data.trim_matches(|c: char| c.is_ascii() && is_whitespace(c as u8));
+    /// on how the body was cut.
+    fn payload(&mut self, event_type: &str, data: &str, number: u64) {
+        let trimmed = data.trim_matches(is_space);
         if trimmed.is_empty() {
             return;
         }
@@ -274,27 +268,16 @@ impl Pipeline {
         match tape.parse(trimmed.as_bytes()) {
             Ok(payload) => self.accumulate(event_type, payload, number),
             Err(e) => {
-                // The offset in the stream, as every other "at byte"; in
-                // the data when it is not one stretch of the stream.
-                let message = match placed {
-                    Some(start) => {
-                        let lead = data.len()
-                            - data
-                                .trim_start_matches(|c: char| {
-                                    c.is_ascii() && is_whitespace(c as u8)
-                                })
-                                .len();
-                        let at = start + lead as u64 + e.offset();
-                        format!(
-                            "SSE event {number}: data is not JSON: {}",
-                            e.with_offset(at)
-                        )
-                    }
-                    None => format!(
-                        "SSE event {number}: data is not JSON: {}",
-                        e.within("its data")
-                    ),
-                };
+                // The offset is in the data (the decoder does not keep
+                // where an event's data began: that would cost every event),
+                // and says so, unlike every other "at byte"; counted from
+                // the data's start, before the whitespace trimmed here.
+                let lead = data.len() - data.trim_start_matches(is_space).len();
+                let e = e.with_offset(lead as u64 + e.offset());
+                let message = format!(
+                    "SSE event {number}: data is not JSON: {}",
+                    e.within("its data")
+                );
                 self.report(ErrorInfo::new(message));
             }
         }
@@ -375,6 +358,11 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// JSON whitespace, as `char`s (payloads are trimmed of it).
+fn is_space(c: char) -> bool {
+    c.is_ascii() && is_whitespace(c as u8)
 }
 
 #[cfg(test)]

@@ -85,10 +85,6 @@ pub struct Decoder {
     data_line: Option<(Src, usize, usize)>,
     /// Input bytes of the data buffer (values plus LFs), for the limit.
     data_bytes: usize,
-    /// Stream offset of the value of the event's first data line, or
-    /// `u64::MAX` once a second data line has come: the data then is not
-    /// one stretch of the stream.
-    data_start: u64,
     /// The event type buffer of the standard.
     event_type: String,
     /// The last event ID buffer of the standard; persists across events.
@@ -113,12 +109,6 @@ pub struct Decoder {
     #[cfg(test)]
     pub(super) searched: u64,
 }
-
-/// Where an event's data lies in the stream: the offset of its first byte,
-/// when the data is the bytes of the stream from there (one data line,
-/// valid UTF-8 or replaced byte for byte); `None` otherwise, and for items
-/// other than events.
-pub(crate) type Placed = Option<u64>;
 
 /// What interpreting the input came to, before it is turned into an
 /// [`ItemRef`] (kept free of borrows so that the scanning loop can go on).
@@ -264,11 +254,6 @@ impl Decoder {
     /// then on.
     #[allow(clippy::should_implement_trait)] // a lending iterator: items borrow the decoder
     pub fn next(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
-        self.next_placed().map(|(item, _)| item)
-    }
-
-    /// [`Decoder::next`], with an event's [`Placed`] data offset.
-    pub(crate) fn next_placed(&mut self) -> Option<(Result<ItemRef<'_>, Error>, Placed)> {
         self.release_event();
         let step = match self.failed {
             None => self.step(),
@@ -278,14 +263,9 @@ impl Decoder {
     }
 
     /// The item `step` came to (`None` for more input), its bytes read
-    /// from the buffer or from `input`, the piece being decoded in place;
-    /// for an event, where its data lies in the stream.
+    /// from the buffer or from `input`, the piece being decoded in place.
     #[inline]
-    fn item<'a>(
-        &'a mut self,
-        step: Step,
-        input: &'a [u8],
-    ) -> Option<(Result<ItemRef<'a>, Error>, Placed)> {
+    fn item<'a>(&'a mut self, step: Step, input: &'a [u8]) -> Option<Result<ItemRef<'a>, Error>> {
         match step {
             Step::NeedInput => return None,
             Step::Event => {
@@ -313,22 +293,13 @@ impl Decoder {
                     }
                     None => &self.data,
                 };
-                // One data line, decoded to as many bytes as it has: byte
-                // `i` of the data is byte `i` of the line's value (a U+FFFD
-                // replaces one to three invalid bytes with three, so equal
-                // lengths mean each replaced three, and every character
-                // starts where its bytes do).
-                let placed = (self.data_start != u64::MAX
-                    && data.len().saturating_add(1) == self.data_bytes)
-                    .then_some(self.data_start);
-                let event = EventRef {
+                return Some(Ok(ItemRef::Event(EventRef {
                     event_type,
                     data,
                     last_event_id: &self.id_buffer,
-                };
-                return Some((Ok(ItemRef::Event(event)), placed));
+                })));
             }
-            Step::Retry(ms) => return Some((Ok(ItemRef::Retry(ms)), None)),
+            Step::Retry(ms) => return Some(Ok(ItemRef::Retry(ms))),
             Step::Comment(src, start, end) => {
                 let bytes = source(&self.buf, input, src, start, end);
                 let text = match to_str(bytes) {
@@ -339,7 +310,7 @@ impl Decoder {
                         &self.scratch
                     }
                 };
-                return Some((Ok(ItemRef::Comment(text)), None));
+                return Some(Ok(ItemRef::Comment(text)));
             }
             Step::Failed => {}
         }
@@ -347,7 +318,7 @@ impl Decoder {
             return None;
         }
         self.failure_reported = true;
-        self.failed.clone().map(|error| (Err(error), None))
+        self.failed.clone().map(Err)
     }
 
     /// Ends the stream. What is left of an unfinished event is discarded,
@@ -561,14 +532,8 @@ impl Decoder {
                 self.data_bytes += value.len() + 1;
                 if self.data_bytes == value.len() + 1 {
                     self.data_line = Some((src, value_start, end));
-                    let base = match src {
-                        Src::Buf => self.base,
-                        Src::Input => input_base,
-                    };
-                    self.data_start = base + value_start as u64;
                     return None;
                 }
-                self.data_start = u64::MAX;
                 self.data_to_string(input);
                 let value = source(&self.buf, input, src, value_start, end);
                 push_lossy(&mut self.data, value);
@@ -683,11 +648,6 @@ impl Decode<'_, '_> {
     /// error once and `None` from then on.
     #[allow(clippy::should_implement_trait)] // a lending iterator
     pub fn next(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
-        self.next_placed().map(|(item, _)| item)
-    }
-
-    /// [`Decode::next`], with an event's [`Placed`] data offset.
-    pub(crate) fn next_placed(&mut self) -> Option<(Result<ItemRef<'_>, Error>, Placed)> {
         let decoder = &mut *self.decoder;
         decoder.release_event();
         let input = self.input;

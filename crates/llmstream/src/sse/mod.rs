@@ -68,7 +68,6 @@ mod tests;
 
 use alloc::vec::Vec;
 
-pub(crate) use decoder::Placed;
 pub use decoder::{Decode, Decoder};
 pub use encoder::{encode, Encoder};
 pub use error::{EncodeError, Error, ErrorKind, Reading};
