@@ -21,14 +21,19 @@ impl Parser {
     }
 
     pub(super) fn fail(&mut self, kind: ErrorKind, offset: u64) -> Step {
-        let note = match self.state {
-            State::Str { key: true, .. } => Note::InKey,
-            _ => Note::None,
-        };
-        self.fail_noted(kind, offset, note)
+        self.fail_noted(kind, offset, None)
     }
 
-    fn fail_noted(&mut self, kind: ErrorKind, offset: u64, note: Note) -> Step {
+    /// Records the error (`note`, else what the state says: in a key or
+    /// not). Out of line: the many paths to an error are cold, and inlined
+    /// they cost the hot ones their own inlining.
+    #[cold]
+    #[inline(never)]
+    fn fail_noted(&mut self, kind: ErrorKind, offset: u64, note: Option<Note>) -> Step {
+        let note = note.unwrap_or(match self.state {
+            State::Str { key: true, .. } => Note::InKey,
+            _ => Note::None,
+        });
         let path = self.path().to_path_buf();
         let error = Error::new(kind, offset, path).with_note(note);
         self.error = Some(alloc::boxed::Box::new(error));
@@ -392,7 +397,7 @@ impl Parser {
                     expected,
                     found: byte,
                 };
-                Some(self.fail_noted(kind, at, Note::ByteOrderMark))
+                Some(self.fail_noted(kind, at, Some(Note::ByteOrderMark)))
             }
             _ => Some(self.unexpected(expected, byte, at)),
         }
