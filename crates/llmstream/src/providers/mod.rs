@@ -179,8 +179,9 @@ macro_rules! read_payloads {
 use read_payloads;
 
 /// What every wire format's accumulator does: take one payload at a time,
-/// keep the message, queue the events.
-pub trait Accumulator: fmt::Debug + Send {
+/// keep the message, queue the events. `Send + Sync`: a pipeline can move
+/// between threads, and a shared reference to one be read from several.
+pub trait Accumulator: fmt::Debug + Send + Sync {
     /// One parsed payload (an SSE event's data, or one line of a JSON-lines
     /// recording), with its SSE event type (`"message"` when none).
     fn push(&mut self, event_type: &str, payload: &Value);

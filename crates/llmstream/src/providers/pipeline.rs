@@ -405,10 +405,11 @@ mod tests {
     }
 
     /// A pipeline moves between threads (e.g. into `tokio::spawn` or an
-    /// axum handler): every accumulator must be `Send`.
+    /// axum handler) and can be read from several: every accumulator must
+    /// be `Send + Sync`.
     #[test]
-    fn pipeline_is_send() {
-        fn assert_send<T: Send>() {}
-        assert_send::<Pipeline>();
+    fn pipeline_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Pipeline>();
     }
 }
