@@ -80,6 +80,16 @@ impl InputArgs {
         let mut cutter = Cutter::new(self.chunking());
         let mut buf = vec![0u8; BLOCK];
         let mut offset = 0u64;
+        let mut sink = |bytes: &[u8], caught_up: bool| {
+            let piece = Piece {
+                bytes,
+                offset,
+                caught_up,
+            };
+            offset += bytes.len() as u64;
+            on_piece(piece)
+        };
+        let mut read = 0u64;
         loop {
             let n = match reader.read(&mut buf) {
                 Ok(0) => break,
@@ -91,32 +101,16 @@ impl InputArgs {
                         _ => "standard input".to_string(),
                     };
                     return Err(Failure::Input(format!(
-                        "cannot read {what}: {e} at byte {offset}"
+                        "cannot read {what}: {e} at byte {read}"
                     )));
                 }
             };
-            let block = buf.get(..n).unwrap_or(&[]);
-            cutter.feed(block, &mut |bytes, caught_up| {
-                let piece = Piece {
-                    bytes,
-                    offset,
-                    caught_up,
-                };
-                offset += bytes.len() as u64;
-                on_piece(piece)
-            })?;
+            read += n as u64;
+            cutter.feed(buf.get(..n).unwrap_or(&[]), &mut sink)?;
             progress.advance(n);
         }
-        cutter.finish(&mut |bytes, caught_up| {
-            let piece = Piece {
-                bytes,
-                offset,
-                caught_up,
-            };
-            offset += bytes.len() as u64;
-            on_piece(piece)
-        })?;
-        Ok(offset)
+        cutter.finish(&mut sink)?;
+        Ok(read)
     }
 
     /// The chunking these flags ask for.
