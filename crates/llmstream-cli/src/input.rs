@@ -5,8 +5,9 @@
 //! contract: `--chunk-size N` (fixed pieces) and `--random-chunks SEED`
 //! (pieces of 1 to 16 bytes from a seeded generator, so a failing run can be
 //! replayed exactly). The input is read in blocks and fed as it comes, so
-//! that `curl -N … | llmstream sse` prints each event when it arrives and an
-//! endless stream runs in bounded memory. With a chunking flag the pieces
+//! that `curl -N … | llmstream sse` prints each event when it arrives, and
+//! an endless stream runs in bounded memory wherever the output does not
+//! keep it (`sse`, `actions`, `json --emit events`; not a final value). With a chunking flag the pieces
 //! are the same whatever the reads return: a piece that two reads share is
 //! put together first, so a piece waits for its last byte (a flag is for
 //! replaying a stream exactly, not for the lowest latency). Without one,
@@ -95,6 +96,15 @@ impl InputArgs {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // A FILE that cannot be read at all is bad usage, as one
+                // that cannot be opened.
+                Err(e) if read == 0 && size.is_some() => {
+                    let path = self.file.as_ref().map(|p| p.display().to_string());
+                    return Err(Failure::Usage(format!(
+                        "cannot read {}: {e}",
+                        path.unwrap_or_default()
+                    )));
+                }
                 Err(e) => {
                     let what = match &self.file {
                         Some(path) if path.as_os_str() != "-" => path.display().to_string(),
@@ -191,7 +201,12 @@ impl Progress {
     fn new(size: Option<u64>) -> Self {
         const WORTH_A_BAR: u64 = 8 << 20;
         let bar = size
-            .filter(|&size| size >= WORTH_A_BAR && std::io::stderr().is_terminal())
+            // Not over output that goes to the same terminal as it arrives.
+            .filter(|&size| {
+                size >= WORTH_A_BAR
+                    && std::io::stderr().is_terminal()
+                    && !std::io::stdout().is_terminal()
+            })
             .map(|size| {
                 let bar = ProgressBar::new(size);
                 bar.set_style(

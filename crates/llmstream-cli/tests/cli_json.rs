@@ -139,8 +139,8 @@ fn invalid_input_exits_1_with_offset_and_path() {
         ),
         (
             b"\xef\xbb\xbf{}",
-            "error: expected a JSON value, found byte 0xef, the start of a UTF-8 byte order \
-             mark (strip the mark) at byte 0; line 1, column 1\n",
+            "error: expected a JSON value, found byte 0xef, which may start a UTF-8 byte \
+             order mark (strip any) at byte 0; line 1, column 1\n",
         ),
     ] {
         for flags in [&[][..], &["--chunk-size", "1"], &["--random-chunks", "3"]] {

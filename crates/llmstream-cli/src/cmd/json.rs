@@ -48,7 +48,11 @@ pub struct RepairArgs {
 }
 
 pub fn run(args: &JsonArgs) -> Result<(), Failure> {
-    let options = Options::new().trailing_commas(args.lenient);
+    // Events need no live value: without one, an endless stream of them
+    // runs in bounded memory.
+    let options = Options::new()
+        .trailing_commas(args.lenient)
+        .snapshot(args.emit != Emit::Events);
     let mut parser = Parser::with_options(options);
     let mut out = Lines::new();
     let mut position = Position::default();

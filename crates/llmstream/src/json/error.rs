@@ -300,7 +300,7 @@ impl fmt::Display for Within<'_> {
                 write!(
                     f,
                     "expected {expected}, found byte 0xef, \
-                     the start of a UTF-8 byte order mark (strip the mark)"
+                     which may start a UTF-8 byte order mark (strip any)"
                 )?;
             }
             (Note::InKey, kind) => kind.describe(f, "object key")?,

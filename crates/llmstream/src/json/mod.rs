@@ -16,8 +16,8 @@
 //! A source that adds one (some Windows tools) needs it stripped first. The
 //! error is [`ErrorKind::Unexpected`] at the mark's first byte, as for any
 //! other byte that cannot begin a value, reported at once, and its message
-//! names the mark: `expected a JSON value, found byte 0xef, the start of a
-//! UTF-8 byte order mark (strip the mark) at byte 0`.
+//! names the mark: `expected a JSON value, found byte 0xef, which may
+//! start a UTF-8 byte order mark (strip any) at byte 0`.
 
 mod error;
 mod event;
