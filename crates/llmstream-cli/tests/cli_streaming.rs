@@ -15,18 +15,23 @@ const BIN: &str = env!("CARGO_BIN_EXE_llmstream");
 /// hanging); nothing is asserted about how fast it comes.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// Starts `llmstream args…` with piped stdin and stdout, writes `first`,
-/// and waits for the first line of output while stdin stays open; then
-/// writes `rest`, closes stdin and returns the first line and the rest of
-/// the output. The first line can only come from `first`.
-fn first_line_before_the_rest(args: &[&str], first: &str, rest: &str) -> (String, String) {
-    let mut child = Command::new(BIN)
+/// `llmstream args…` started with its three streams piped.
+fn start(args: &[&str]) -> std::process::Child {
+    Command::new(BIN)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start llmstream");
+        .expect("start llmstream")
+}
+
+/// Starts `llmstream args…` with piped stdin and stdout, writes `first`,
+/// and waits for the first line of output while stdin stays open; then
+/// writes `rest`, closes stdin and returns the first line and the rest of
+/// the output. The first line can only come from `first`.
+fn first_line_before_the_rest(args: &[&str], first: &str, rest: &str) -> (String, String) {
+    let mut child = start(args);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin
         .write_all(first.as_bytes())
@@ -138,13 +143,7 @@ fn accumulate_events_json_events_actions_and_chunk_stream() {
 /// reading (and holding) the stream for ever.
 #[test]
 fn an_endless_input_stops_when_the_output_is_closed() {
-    let mut child = Command::new(BIN)
-        .arg("sse")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start llmstream");
+    let mut child = start(&["sse"]);
     let mut stdin = child.stdin.take().expect("stdin");
     // Writes until the child stops reading (its stdin closes with it).
     let writer = std::thread::spawn(move || {
