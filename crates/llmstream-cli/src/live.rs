@@ -13,10 +13,13 @@ use std::io::{IsTerminal, Stdout, Write};
 use crossterm::cursor::MoveToPreviousLine;
 use crossterm::style::{Attribute, Color, Print, ResetColor, SetAttribute, SetForegroundColor};
 use crossterm::terminal::{Clear, ClearType};
-use crossterm::QueueableCommand;
+use crossterm::{Command, QueueableCommand};
 use llmstream::json::Value;
 use llmstream::providers::{MessageBuilder, StreamEvent, Usage};
 use unicode_width::UnicodeWidthChar;
+
+use crate::output::write_failure;
+use crate::Failure;
 
 /// Whether to draw with colours and cursor movement.
 pub fn fancy_output() -> bool {
@@ -55,6 +58,11 @@ pub struct Tally {
 /// Renders normalized events as they arrive.
 pub struct LiveView {
     out: Stdout,
+    /// The first write that failed: nothing more is written, and
+    /// [`render`](Self::render) and [`close`](Self::close) report it, so
+    /// that a closed pipe (`| head`) stops the command and a full disk
+    /// fails it.
+    broken: Option<std::io::Error>,
     fancy: bool,
     width: usize,
     height: usize,
@@ -94,6 +102,7 @@ impl LiveView {
             .unwrap_or((80, 24));
         LiveView {
             out: std::io::stdout(),
+            broken: None,
             fancy,
             width: width.max(20),
             height: height.max(4),
@@ -108,22 +117,44 @@ impl LiveView {
         }
     }
 
+    /// Queues `command` unless a write already failed; keeps the first
+    /// failure.
+    fn queue(&mut self, command: impl Command) {
+        if self.broken.is_none() {
+            if let Err(error) = self.out.queue(command) {
+                self.broken = Some(error);
+            }
+        }
+    }
+
+    /// Flushes, and reports the first write that failed, if any.
+    fn flush(&mut self) -> Result<(), Failure> {
+        if self.broken.is_none() {
+            if let Err(error) = self.out.flush() {
+                self.broken = Some(error);
+            }
+        }
+        self.broken
+            .as_ref()
+            .map_or(Ok(()), |error| Err(write_failure(error)))
+    }
+
     fn color(&mut self, color: Color) {
         if self.fancy {
-            let _ = self.out.queue(SetForegroundColor(color));
+            self.queue(SetForegroundColor(color));
         }
     }
 
     fn attr(&mut self, attr: Attribute) {
         if self.fancy {
-            let _ = self.out.queue(SetAttribute(attr));
+            self.queue(SetAttribute(attr));
         }
     }
 
     fn reset(&mut self) {
         if self.fancy {
-            let _ = self.out.queue(ResetColor);
-            let _ = self.out.queue(SetAttribute(Attribute::Reset));
+            self.queue(ResetColor);
+            self.queue(SetAttribute(Attribute::Reset));
         }
     }
 
@@ -131,7 +162,7 @@ impl LiveView {
         if text.is_empty() {
             return;
         }
-        let _ = self.out.queue(Print(text));
+        self.queue(Print(text));
         self.at_line_start = text.ends_with('\n');
     }
 
@@ -330,8 +361,9 @@ impl LiveView {
         self.note(&format!("{name}: arguments are not valid JSON: {error}"));
     }
 
-    /// Draws what changed since the last piece.
-    pub fn render(&mut self, builder: Option<&MessageBuilder>) {
+    /// Draws what changed since the last piece; fails once output cannot
+    /// be written.
+    pub fn render(&mut self, builder: Option<&MessageBuilder>) -> Result<(), Failure> {
         if self.fancy {
             if let (Some(active), Some(builder)) = (self.active.as_ref(), builder) {
                 if active.dirty {
@@ -344,7 +376,7 @@ impl LiveView {
                 }
             }
         }
-        let _ = self.out.flush();
+        self.flush()
     }
 
     fn redraw(&mut self, value: Option<&Value>, drawing: Drawing) {
@@ -359,8 +391,8 @@ impl LiveView {
             return;
         }
         if rows > 0 {
-            let _ = self.out.queue(MoveToPreviousLine(rows));
-            let _ = self.out.queue(Clear(ClearType::FromCursorDown));
+            self.queue(MoveToPreviousLine(rows));
+            self.queue(Clear(ClearType::FromCursorDown));
         }
         let lines = match value {
             Some(v) => tree_lines(v, drawing),
@@ -469,7 +501,8 @@ impl LiveView {
     /// Ends the output of one stream (the call being drawn finished, with
     /// its arguments from `builder` if given, the last token counts, a
     /// final newline, colours reset). The view may then show another.
-    pub fn close(&mut self, builder: Option<&MessageBuilder>) {
+    /// Fails if output could not be written, now or before.
+    pub fn close(&mut self, builder: Option<&MessageBuilder>) -> Result<(), Failure> {
         self.finish_active(builder);
         self.close_text();
         self.newline_if_needed();
@@ -492,7 +525,7 @@ impl LiveView {
         // Calls are told apart by choice and index, which the next stream
         // counts from 0 again.
         self.drawn.clear();
-        let _ = self.out.flush();
+        self.flush()
     }
 }
 

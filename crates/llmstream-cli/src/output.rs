@@ -23,12 +23,12 @@ impl Lines {
         self.out
             .write_all(text.as_bytes())
             .and_then(|()| self.out.write_all(b"\n"))
-            .map_err(write_failure)
+            .map_err(|e| write_failure(&e))
     }
 
     /// Pushes what is buffered out (for output that follows the input).
     pub fn flush(&mut self) -> Result<(), Failure> {
-        self.out.flush().map_err(write_failure)
+        self.out.flush().map_err(|e| write_failure(&e))
     }
 
     /// Flushes at the end; a command that succeeded ends with this.
@@ -37,7 +37,8 @@ impl Lines {
     }
 }
 
-fn write_failure(error: std::io::Error) -> Failure {
+/// What a failed write of the output means for the command.
+pub fn write_failure(error: &std::io::Error) -> Failure {
     match error.kind() {
         ErrorKind::BrokenPipe => Failure::OutputClosed,
         _ => Failure::Input(format!("cannot write the output: {error}")),

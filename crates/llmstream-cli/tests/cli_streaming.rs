@@ -138,25 +138,19 @@ fn accumulate_events_json_events_actions_and_chunk_stream() {
     assert_eq!(rest, "\"yo\"\n\"\\\"}\"\n");
 }
 
-/// `llmstream sse` on an endless stream, its output read for one line and
-/// then closed (as `| head -1` does): it stops, with success, instead of
-/// reading (and holding) the stream for ever.
-#[test]
-fn an_endless_input_stops_when_the_output_is_closed() {
-    let mut child = start(&["sse"]);
+/// `llmstream args…` on an endless stream of `event`, its output read for
+/// one line and then closed (as `| head -1` does): it stops, with success
+/// and nothing on stderr, instead of reading (and holding) the stream for
+/// ever. Returns the line read.
+fn stops_when_the_output_is_closed(args: &[&str], event: &[u8]) -> String {
+    let mut child = start(args);
     let mut stdin = child.stdin.take().expect("stdin");
     // Writes until the child stops reading (its stdin closes with it).
-    let writer = std::thread::spawn(move || {
-        let event = b"data: tick\n\n".repeat(100);
-        while stdin.write_all(&event).is_ok() {}
-    });
+    let events = event.repeat(100);
+    let writer = std::thread::spawn(move || while stdin.write_all(&events).is_ok() {});
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
     stdout.read_line(&mut line).expect("one line");
-    assert_eq!(
-        line,
-        "{\"event\":\"message\",\"data\":\"tick\",\"id\":\"\"}\n"
-    );
     drop(stdout);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -164,40 +158,84 @@ fn an_endless_input_stops_when_the_output_is_closed() {
     });
     let output = rx
         .recv_timeout(PATIENCE)
-        .expect("llmstream went on reading after its output was closed")
+        .unwrap_or_else(|_| {
+            panic!(
+                "`llmstream {}` went on reading after its output was closed",
+                args.join(" ")
+            )
+        })
         .expect("wait");
     assert!(output.status.success(), "{:?}", output);
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     writer.join().expect("the writer");
+    line
+}
+
+#[test]
+fn an_endless_input_stops_when_the_output_is_closed() {
+    let line = stops_when_the_output_is_closed(&["sse"], b"data: tick\n\n");
+    assert_eq!(
+        line,
+        "{\"event\":\"message\",\"data\":\"tick\",\"id\":\"\"}\n"
+    );
+}
+
+/// The live view too: it drew into a closed pipe for ever.
+#[test]
+fn the_live_view_stops_when_the_output_is_closed() {
+    let chunk = concat!(
+        r#"data: {"id":"c1","object":"chat.completion.chunk","model":"m","#,
+        r#""choices":[{"index":0,"delta":{"content":"tick\n"}}]}"#,
+        "\n\n"
+    );
+    let line = stops_when_the_output_is_closed(&["accumulate", "--live"], chunk.as_bytes());
+    assert_eq!(line, "message c1 from m\n");
+}
+
+/// `llmstream args…` with `input` on stdin and its output to /dev/full:
+/// exit 1, and stderr says the output could not be written.
+#[cfg(target_os = "linux")]
+fn fails_on_a_full_disk(args: &[&str], input: &[u8]) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let output = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            // The command may stop before it has read it all.
+            let _ = child.stdin.take().expect("stdin").write_all(input);
+            child.wait_with_output()
+        })
+        .expect("run llmstream");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}: {stderr}",
+        args.join(" ")
+    );
+    assert!(
+        stderr.starts_with("error: cannot write the output: "),
+        "{}: {stderr}",
+        args.join(" ")
+    );
 }
 
 /// Output that cannot be written (a full disk) is an error, exit 1.
 #[cfg(target_os = "linux")]
 #[test]
 fn output_that_cannot_be_written_is_an_error() {
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .expect("/dev/full");
-    let output = Command::new(BIN)
-        .arg("json")
-        .stdin(Stdio::piped())
-        .stdout(full)
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child
-                .stdin
-                .take()
-                .expect("stdin")
-                .write_all(b"{\"a\": 1}")?;
-            child.wait_with_output()
-        })
-        .expect("run llmstream");
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.starts_with("error: cannot write the output: "),
-        "{stderr}"
+    fails_on_a_full_disk(&["json"], b"{\"a\": 1}");
+    fails_on_a_full_disk(&["demo"], b"");
+    let body = concat!(
+        r#"data: {"id":"c1","object":"chat.completion.chunk","model":"m","#,
+        r#""choices":[{"index":0,"delta":{"content":"hi"}}]}"#,
+        "\n\ndata: [DONE]\n\n"
     );
+    fails_on_a_full_disk(&["accumulate", "--live"], body.as_bytes());
 }

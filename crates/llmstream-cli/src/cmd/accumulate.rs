@@ -117,8 +117,7 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
         while let Some(event) = pipeline.next_event() {
             view.event(&event, pipeline.builder());
         }
-        view.render(pipeline.builder());
-        Ok(())
+        view.render(pipeline.builder())
     });
     let finished = pipeline.finish();
     while let Some(event) = pipeline.next_event() {
@@ -126,8 +125,9 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     }
     // The screen is left clean (colours reset, the call being drawn
     // finished) before any error is reported.
-    view.close(pipeline.builder());
+    let closed = view.close(pipeline.builder());
     let bytes = read?;
+    closed?;
     finished.map_err(|e| Failure::Input(e.to_string()))?;
     if pipeline.message().is_none() {
         return Err(Failure::Input(format!(

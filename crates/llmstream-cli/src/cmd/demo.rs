@@ -76,7 +76,7 @@ pub fn run(args: &DemoArgs) -> Result<(), Failure> {
             while let Some(event) = pipeline.next_event() {
                 view.event(&event, pipeline.builder());
             }
-            view.render(pipeline.builder());
+            view.render(pipeline.builder())?;
             if pace {
                 std::thread::sleep(pause);
             }
@@ -89,7 +89,7 @@ pub fn run(args: &DemoArgs) -> Result<(), Failure> {
         while let Some(event) = pipeline.next_event() {
             view.event(&event, pipeline.builder());
         }
-        view.close(pipeline.builder());
+        view.close(pipeline.builder())?;
     }
     let elapsed = started.elapsed();
     let tally = view.tally;
@@ -101,6 +101,5 @@ pub fn run(args: &DemoArgs) -> Result<(), Failure> {
         parse_time.as_secs_f64() * 1e3,
         bytes as f64 / parse_time.as_secs_f64().max(1e-9) / 1e6,
     ));
-    view.close(None);
-    Ok(())
+    view.close(None)
 }
