@@ -55,9 +55,10 @@ pub struct Tally {
     pub tool_calls: u64,
 }
 
-/// Renders normalized events as they arrive.
-pub struct LiveView {
-    out: Stdout,
+/// Renders normalized events as they arrive, to stdout (or, in tests, to
+/// any writer).
+pub struct LiveView<W: Write = Stdout> {
+    out: W,
     /// The first write that failed: nothing more is written, and
     /// [`render`](Self::render) and [`close`](Self::close) report it, so
     /// that a closed pipe (`| head`) stops the command and a full disk
@@ -100,8 +101,15 @@ impl LiveView {
         let (width, height) = crossterm::terminal::size()
             .map(|(w, h)| (usize::from(w), usize::from(h)))
             .unwrap_or((80, 24));
+        LiveView::with_output(std::io::stdout(), fancy, width, height)
+    }
+}
+
+impl<W: Write> LiveView<W> {
+    /// A view drawing to `out`, on a screen of `width` × `height`.
+    fn with_output(out: W, fancy: bool, width: usize, height: usize) -> Self {
         LiveView {
-            out: std::io::stdout(),
+            out,
             broken: None,
             fancy,
             width: width.max(20),
@@ -609,4 +617,47 @@ fn tree(value: &Value, depth: usize, line: &mut Line, lines: &mut Vec<Line>) {
 
 fn json_str(s: &str) -> String {
     Value::from(s).to_json()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call_events(id: &str, arguments: &str) -> [StreamEvent; 2] {
+        [
+            StreamEvent::ToolCallStart {
+                choice: 0,
+                call: 0,
+                id: id.to_string(),
+                name: "get_weather".to_string(),
+            },
+            StreamEvent::ToolCallEnd {
+                choice: 0,
+                call: 0,
+                id: id.to_string(),
+                name: "get_weather".to_string(),
+                arguments: llmstream::json::parse(arguments.as_bytes()).expect("JSON"),
+                arguments_error: None,
+            },
+        ]
+    }
+
+    /// Calls are told apart by (choice, index), which every stream counts
+    /// from 0: the second stream's call 0 is shown too, not taken for the
+    /// first stream's.
+    #[test]
+    fn each_stream_shows_its_own_calls() {
+        let mut view = LiveView::with_output(Vec::new(), false, 80, 24);
+        for (id, city) in [("call_1", "Lisbon"), ("call_2", "Porto")] {
+            for event in call_events(id, &format!(r#"{{"city": "{city}"}}"#)) {
+                view.event(&event, None);
+            }
+            view.close(None).expect("written");
+        }
+        let text = String::from_utf8(view.out.clone()).expect("UTF-8");
+        assert!(text.contains("⚙ get_weather(call_1) =\n"), "{text}");
+        assert!(text.contains("\"Lisbon\""), "{text}");
+        assert!(text.contains("⚙ get_weather(call_2) =\n"), "{text}");
+        assert!(text.contains("\"Porto\""), "{text}");
+    }
 }
