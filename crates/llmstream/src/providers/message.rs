@@ -54,6 +54,12 @@ pub struct Choice {
     /// Citations, by the position in [`Choice::content`] of the text part
     /// they support (Anthropic `citations_delta`), in arrival order.
     pub citations: SortedMap<usize, Vec<Value>>,
+    /// The phase of a text part, by its position in [`Choice::content`]
+    /// (OpenAI Responses `phase`: `commentary` for a preamble between tool
+    /// calls, `final_answer`), which must be sent back with it. The text
+    /// of every phase is in [`Choice::text`], as in the SDK's
+    /// `output_text`.
+    pub phases: SortedMap<usize, String>,
     /// The provider's explanation of the finish, when it sends one
     /// (Anthropic `stop_details`, Gemini `finishMessage`).
     pub finish_details: Option<Value>,
@@ -87,7 +93,8 @@ pub struct ToolCall {
     pub id: String,
     /// The tool name (set once).
     pub name: String,
-    /// `function`, `custom`, `tool_use`, `server_tool_use`, …
+    /// The wire's type of the call: `function`, `custom`, `tool_use`,
+    /// `server_tool_use`, … (see [`ToolCall::executed_by_provider`]).
     pub kind: Option<String>,
     /// The raw argument text received so far.
     pub arguments_text: String,
@@ -192,6 +199,9 @@ impl Choice {
         if let Some(details) = &self.finish_details {
             m.push("finish_details", details.clone());
         }
+        if !self.logprobs.is_empty() {
+            m.push("logprobs", Value::Array(self.logprobs.clone()));
+        }
         Value::Object(m)
     }
 
@@ -203,6 +213,9 @@ impl Choice {
                 m.push("text", Value::from(text.as_str()));
                 if let Some(citations) = self.citations.get(&position) {
                     m.push("citations", Value::Array(citations.clone()));
+                }
+                if let Some(phase) = self.phases.get(&position) {
+                    m.push("phase", Value::from(phase.as_str()));
                 }
             }
             Part::Reasoning { text, signature } => {
@@ -245,11 +258,32 @@ impl ToolCall {
         }
     }
 
-    /// `{"id":…,"name":…,"arguments":V,"arguments_text":…}`.
+    /// Whether the provider ran the tool itself (Anthropic's
+    /// `server_tool_use` and `mcp_tool_use`: web search, code execution,
+    /// MCP connectors): its result follows in the stream, and the caller
+    /// must not run it, nor answer it with a tool result (the API rejects
+    /// one for such an id).
+    pub fn executed_by_provider(&self) -> bool {
+        matches!(
+            self.kind.as_deref(),
+            Some("server_tool_use" | "mcp_tool_use")
+        )
+    }
+
+    /// `{"id":…,"name":…,"arguments":V,"arguments_text":…}`, with
+    /// `"type"` (the wire's) when known, `"executed_by_provider":true`
+    /// for a call the provider ran itself, and the error and signature
+    /// when there are.
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();
         m.push("id", Value::from(self.id.as_str()));
         m.push("name", Value::from(self.name.as_str()));
+        if let Some(kind) = &self.kind {
+            m.push("type", Value::from(kind.as_str()));
+        }
+        if self.executed_by_provider() {
+            m.push("executed_by_provider", Value::Bool(true));
+        }
         m.push("arguments", self.arguments.clone().unwrap_or(Value::Null));
         m.push("arguments_text", Value::from(self.arguments_text.as_str()));
         if let Some(e) = &self.arguments_error {
