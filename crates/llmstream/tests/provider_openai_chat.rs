@@ -766,3 +766,72 @@ fn synthetic_gateway_reasoning() {
         ]
     );
 }
+
+/// A custom tool (free-text input, gpt-5.5's wire shape captured in
+/// llm-rosetta#489): `custom: {name, input}` in place of `function`, the
+/// continuations `custom: {input}` only. It used to end nameless with `{}`.
+#[test]
+fn synthetic_custom_tool_call_is_free_text() {
+    let o = CHAT.synthetic("chat_custom_tool.sse");
+    let tc = o.call(0, 0);
+    assert_eq!(
+        (tc.id.as_str(), tc.name.as_str()),
+        ("call_abc", "apply_patch")
+    );
+    assert_eq!(tc.kind.as_deref(), Some("custom"));
+    assert_eq!(tc.arguments_text, "*** Begin Patch\n*** End Patch");
+    assert_eq!(
+        tc.arguments,
+        Some(Value::from("*** Begin Patch\n*** End Patch"))
+    );
+    assert_eq!(tc.arguments_error, None, "free text is not JSON to check");
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+    let fragments: String = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ToolCallDelta { fragment, .. } => Some(fragment.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fragments, tc.arguments_text);
+}
+
+/// Search models cite their sources in a chunk of `delta.annotations`
+/// after the text: kept as the text part's citations.
+#[test]
+fn synthetic_annotations_are_the_texts_citations() {
+    let o = CHAT.synthetic("chat_annotations.sse");
+    let choice = o.choice();
+    assert_eq!(choice.text, "See example.com.");
+    assert_eq!(choice.content, [Part::Text("See example.com.".into())]);
+    let cited = choice.citations.get(&0).expect("citations on part 0");
+    assert_eq!(
+        cited.as_slice(),
+        [obj(
+            r#"{"type":"url_citation","url_citation":{"start_index":4,"end_index":15,"title":"Example","url":"https://example.com"}}"#
+        )]
+    );
+    let printed = choice.to_value(0);
+    assert_eq!(
+        printed["content"][0]["citations"][0]["url_citation"]["url"],
+        Value::from("https://example.com")
+    );
+}
+
+/// An audio reply (gpt-4o-audio-preview) has no `content`: its transcript
+/// and audio data stream in `delta.audio`, kept as one block with both
+/// concatenated. They used to be dropped, leaving an empty message.
+#[test]
+fn synthetic_audio_reply_is_kept() {
+    let o = CHAT.synthetic("chat_audio.sse");
+    let choice = o.choice();
+    assert_eq!(
+        choice.content,
+        [Part::Raw(obj(
+            r#"{"type":"audio","id":"audio_1","transcript":"Hello world","data":"UklGRg==","expires_at":1730000000}"#
+        ))]
+    );
+    assert_eq!(choice.text, "", "the transcript is not answer text");
+    assert_finish(&o, 0, "stop", FinishReason::Stop);
+}

@@ -297,6 +297,16 @@ impl MessageBuilder {
         }
     }
 
+    /// The latest content part of `choice` if it is a kept block, to
+    /// update in place as the provider streams it in pieces (OpenAI Chat
+    /// `delta.audio`).
+    pub fn last_raw_part_mut(&mut self, choice: u64) -> Option<&mut Value> {
+        match self.message.choices.get_mut(&choice)?.content.last_mut()? {
+            Part::Raw(value) => Some(value),
+            _ => None,
+        }
+    }
+
     /// Appends log probabilities.
     pub fn logprobs(&mut self, choice: u64, items: impl IntoIterator<Item = Value>) {
         if let Some(c) = self.choice(choice) {
@@ -700,5 +710,37 @@ impl MessageBuilder {
         if let Some(c) = self.choice(choice) {
             c.finish_details = Some(details);
         }
+    }
+
+    /// The position in [`Choice::content`] of the latest part of `choice`
+    /// (`None` before its first part): where a part just added landed, so
+    /// that it can be found again with [`MessageBuilder::raw_part_at_mut`]
+    /// or [`MessageBuilder::citations_at_mut`] after later parts follow.
+    pub fn last_part_position(&self, choice: u64) -> Option<usize> {
+        let c = self.message.choices.get(&choice)?;
+        c.content.len().checked_sub(1)
+    }
+
+    /// The kept block at `position` in `choice`'s content, to update in
+    /// place as the wire fills it in (Anthropic's `compaction` block,
+    /// whose `compaction_delta`s carry its summary); `None` if that part
+    /// is not a raw one. In place, so that a block growing over many
+    /// deltas costs each delta's size, not the block's.
+    pub fn raw_part_at_mut(&mut self, choice: u64, position: usize) -> Option<&mut Value> {
+        match self.message.choices.get_mut(&choice)?.content.get_mut(position)? {
+            Part::Raw(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The citations of the text part at `position` in `choice`'s content,
+    /// to update one the provider sends again, fuller (Gemini repeats its
+    /// `groundingMetadata` on later chunks); `None` if the part has none.
+    pub fn citations_at_mut(&mut self, choice: u64, position: usize) -> Option<&mut Vec<Value>> {
+        self.message
+            .choices
+            .get_mut(&choice)?
+            .citations
+            .get_mut(&position)
     }
 }

@@ -19,7 +19,16 @@
 //!   via Novita sends `id:"0"` twice) does not get `"00"`. Arguments are
 //!   appended and parsed incrementally; a call with no `arguments` key, or
 //!   `arguments: null` throughout, ends with `{}`.
+//! - A custom tool's call (`type: "custom"`) sends `custom: {name, input}`
+//!   where a function sends `function: {name, arguments}`: its input is
+//!   free text, kept as text (as the Responses `custom_tool_call`).
 //! - The legacy `delta.function_call` is tool call 0 of its choice.
+//! - `delta.annotations` (search models' `url_citation`s, sent after the
+//!   text they support) are the citations of the latest text part.
+//! - `delta.audio` (audio replies, which have no `content`) is kept as one
+//!   block, `{"type":"audio","id":…,"transcript":…,"data":…,
+//!   "expires_at":…}`, its transcript and base64 data concatenated as the
+//!   SDK does; the transcript is not answer text.
 //! - `finish_reason` finishes the choice (ending its open tool calls); when
 //!   every choice seen has finished the message is complete. A stream that
 //!   never sends one still ends its tool calls at `[DONE]` or at the end of
@@ -37,7 +46,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::View;
+use crate::json::{Map, Value, View};
 
 /// Folds OpenAI Chat Completions payloads into a message.
 ///
@@ -151,6 +160,16 @@ impl Accumulator {
         if let Some(text) = get_str(delta, "refusal").filter(|t| !t.is_empty()) {
             self.builder.refusal(choice, text);
         }
+        // Search models cite their sources (`url_citation`), in the last
+        // chunk of the text they support.
+        if let Some(annotations) = delta.get("annotations") {
+            for annotation in annotations.elements() {
+                self.builder.citation(choice, annotation.to_value());
+            }
+        }
+        if let Some(audio) = delta.get("audio").filter(|a| a.is_object()) {
+            self.audio(choice, audio);
+        }
         if let Some(calls) = delta.get("tool_calls") {
             for (position, call) in calls.elements().enumerate() {
                 self.tool_call(choice, call, position);
@@ -159,14 +178,13 @@ impl Accumulator {
         if let Some(call) = delta.get("function_call") {
             if call.is_object() {
                 let name = get_str(call, "name");
-                self.call_fragment(
-                    choice,
-                    0,
-                    None,
+                let header = Header {
+                    id: None,
                     name,
-                    Some("function"),
-                    call.get("arguments"),
-                );
+                    kind: Some("function"),
+                    json: true,
+                };
+                self.call_fragment(choice, 0, header, call.get("arguments"));
             }
         }
     }
@@ -176,11 +194,57 @@ impl Accumulator {
         let Some(key) = self.call_key(choice, call, id, position) else {
             return;
         };
-        let function = call.get("function");
-        let name = function.and_then(|f| get_str(f, "name"));
-        let kind = get_str(call, "type");
-        let arguments = function.and_then(|f| f.get("arguments"));
-        self.call_fragment(choice, key, id, name, kind, arguments);
+        // A custom tool (free-text input) sends `custom: {name, input}`
+        // where a function sends `function: {name, arguments}`; its
+        // continuations say only `custom: {input}`.
+        let (body, text, json) = match custom_of(call) {
+            Some(custom) => (Some(custom), "input", false),
+            None => (call.get("function"), "arguments", true),
+        };
+        let name = body.and_then(|f| get_str(f, "name"));
+        let kind = get_str(call, "type").or((!json).then_some("custom"));
+        let arguments = body.and_then(|f| f.get(text));
+        let header = Header {
+            id,
+            name,
+            kind,
+            json,
+        };
+        self.call_fragment(choice, key, header, arguments);
+    }
+
+    /// Audio replies stream their transcript and their audio data (both
+    /// base64 and text in pieces) in `delta.audio`: kept as one block,
+    /// `{"type":"audio","id":…,"transcript":…,"data":…,"expires_at":…}`,
+    /// its strings concatenated as the SDK does.
+    fn audio<'v>(&mut self, choice: u64, audio: impl View<'v>) {
+        let open = self
+            .builder
+            .last_raw_part_mut(choice)
+            .is_some_and(|part| part.get("type").and_then(Value::as_str) == Some("audio"));
+        if !open {
+            let mut block = Map::new();
+            block.push("type", Value::from("audio"));
+            self.builder.raw_part(choice, Value::Object(block));
+        }
+        // (Not there if a limit refused it.)
+        let Some(Value::Object(block)) = self.builder.last_raw_part_mut(choice) else {
+            return;
+        };
+        if block.get("type").and_then(Value::as_str) != Some("audio") {
+            return;
+        }
+        for (key, value) in audio.members() {
+            match (block.get_mut(key), value.as_str()) {
+                (Some(Value::String(held)), Some(more)) if key != "id" => held.push_str(more),
+                (Some(held), _) => {
+                    if !value.is_null() {
+                        *held = value.to_value();
+                    }
+                }
+                (None, _) => block.push(key, value.to_value()),
+            }
+        }
     }
 
     /// The key of a tool-call fragment: its `index`. Without one (some
@@ -274,7 +338,8 @@ impl Accumulator {
         let taken = calls.get(&key).is_some_and(|held| !held.id.is_empty());
         // Looked at only here: most fragments carry no id, or their call's.
         let named = || {
-            call.get("function")
+            custom_of(call)
+                .or_else(|| call.get("function"))
                 .and_then(|f| get_str(f, "name"))
                 .is_some_and(|name| !name.is_empty())
         };
@@ -297,11 +362,15 @@ impl Accumulator {
         &mut self,
         choice: u64,
         key: u64,
-        id: Option<&str>,
-        name: Option<&str>,
-        kind: Option<&str>,
+        header: Header<'_>,
         arguments: Option<impl View<'v>>,
     ) {
+        let Header {
+            id,
+            name,
+            kind,
+            json,
+        } = header;
         if self.builder.has_tool_call(choice, key) {
             self.builder.tool_call_identify(choice, key, id, name);
         } else {
@@ -311,7 +380,11 @@ impl Accumulator {
                 id.unwrap_or(""),
                 name.unwrap_or(""),
                 kind,
-                ArgumentStream::json(),
+                if json {
+                    ArgumentStream::json()
+                } else {
+                    ArgumentStream::text()
+                },
             );
             if !self.builder.has_tool_call(choice, key) {
                 // Refused by a limit, and reported once: its arguments
@@ -352,6 +425,22 @@ impl Accumulator {
 
 /// `stop`, `length`, `tool_calls` / `function_call`, `content_filter`;
 /// anything else (gateways invent their own) is `Other`.
+/// What a tool-call fragment says of its call, besides its arguments.
+struct Header<'a> {
+    id: Option<&'a str>,
+    name: Option<&'a str>,
+    /// The wire's `type`.
+    kind: Option<&'a str>,
+    /// Whether the arguments are JSON (a function's), not free text (a
+    /// custom tool's input).
+    json: bool,
+}
+
+/// A custom tool call's `custom` object, if the fragment has one.
+fn custom_of<'v, V: View<'v>>(call: V) -> Option<V> {
+    call.get("custom").filter(|c| c.is_object())
+}
+
 fn normalize(reason: &str) -> FinishReason {
     match reason {
         "stop" => FinishReason::Stop,
