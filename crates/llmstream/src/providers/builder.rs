@@ -727,7 +727,13 @@ impl MessageBuilder {
     /// is not a raw one. In place, so that a block growing over many
     /// deltas costs each delta's size, not the block's.
     pub fn raw_part_at_mut(&mut self, choice: u64, position: usize) -> Option<&mut Value> {
-        match self.message.choices.get_mut(&choice)?.content.get_mut(position)? {
+        match self
+            .message
+            .choices
+            .get_mut(&choice)?
+            .content
+            .get_mut(position)?
+        {
             Part::Raw(value) => Some(value),
             _ => None,
         }
@@ -736,7 +742,11 @@ impl MessageBuilder {
     /// The citations of the text part at `position` in `choice`'s content,
     /// to update one the provider sends again, fuller (Gemini repeats its
     /// `groundingMetadata` on later chunks); `None` if the part has none.
-    pub fn citations_at_mut(&mut self, choice: u64, position: usize) -> Option<&mut Vec<Value>> {
+    pub fn citations_at_mut(
+        &mut self,
+        choice: u64,
+        position: usize,
+    ) -> Option<&mut alloc::vec::Vec<Value>> {
         self.message
             .choices
             .get_mut(&choice)?
