@@ -624,3 +624,358 @@ fn synthetic_server_tool_item_kept_raw() {
     assert!(c.tool_calls.is_empty());
     assert_finish(&o, "completed", FinishReason::Stop);
 }
+
+// ---- phase, annotations, final copies, logprobs (bodies from the provider
+// audit, framed as the API sends them) ----
+
+/// An SSE body of these payloads (JSON, one per line), each with its
+/// `event:` line, run whole, byte by byte and in random pieces.
+fn run(lines: &str) -> Run {
+    let mut body = String::new();
+    for line in lines.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(ty) = obj(line).get("type").and_then(Value::as_str) {
+            body.push_str(&format!("event: {ty}\n"));
+        }
+        body.push_str(&format!("data: {line}\n\n"));
+    }
+    let o = RESPONSES.sse(body.as_bytes());
+    // However corrected, the running text is the text parts' concatenation.
+    if let Some(c) = o.message.choice() {
+        let parts: String = c
+            .content
+            .iter()
+            .filter_map(|p| match p {
+                Part::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(c.text, parts);
+    }
+    o
+}
+
+fn text(t: &str) -> Part {
+    Part::Text(t.to_string())
+}
+
+/// The phases of the choice's text parts, by position.
+fn phases(o: &Run) -> Vec<(usize, &str)> {
+    let c = o.choice();
+    c.phases.iter().map(|(p, s)| (*p, s.as_str())).collect()
+}
+
+/// The citations of the choice's text parts, by position.
+fn citations(o: &Run) -> Vec<(usize, Vec<Value>)> {
+    let c = o.choice();
+    c.citations.iter().map(|(p, l)| (*p, l.clone())).collect()
+}
+
+#[test]
+fn phase_of_each_message_item_on_its_text_part() {
+    // A preamble (commentary) and the answer: two message items, two
+    // parts, each with its item's phase; the text is all of it, as the
+    // SDK's output_text.
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_2","object":"response","model":"gpt-5.4","status":"in_progress","output":[]}}
+        {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_a","type":"message","status":"in_progress","role":"assistant","phase":"commentary","content":[]}}
+        {"type":"response.content_part.added","sequence_number":2,"output_index":0,"item_id":"msg_a","content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}
+        {"type":"response.output_text.delta","sequence_number":3,"output_index":0,"item_id":"msg_a","content_index":0,"delta":"Let me check the weather first."}
+        {"type":"response.output_text.done","sequence_number":4,"output_index":0,"item_id":"msg_a","content_index":0,"text":"Let me check the weather first."}
+        {"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"id":"msg_a","type":"message","status":"completed","role":"assistant","phase":"commentary","content":[{"type":"output_text","text":"Let me check the weather first.","annotations":[]}]}}
+        {"type":"response.output_item.added","sequence_number":6,"output_index":1,"item":{"id":"msg_b","type":"message","status":"in_progress","role":"assistant","phase":"final_answer","content":[]}}
+        {"type":"response.content_part.added","sequence_number":7,"output_index":1,"item_id":"msg_b","content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}
+        {"type":"response.output_text.delta","sequence_number":8,"output_index":1,"item_id":"msg_b","content_index":0,"delta":"It is sunny."}
+        {"type":"response.output_text.done","sequence_number":9,"output_index":1,"item_id":"msg_b","content_index":0,"text":"It is sunny."}
+        {"type":"response.output_item.done","sequence_number":10,"output_index":1,"item":{"id":"msg_b","type":"message","status":"completed","role":"assistant","phase":"final_answer","content":[{"type":"output_text","text":"It is sunny.","annotations":[]}]}}
+        {"type":"response.completed","sequence_number":11,"response":{"id":"resp_2","object":"response","model":"gpt-5.4","status":"completed","usage":{"input_tokens":10,"output_tokens":12,"total_tokens":22}}}
+    "#);
+    let c = o.choice();
+    assert_eq!(
+        c.content,
+        [
+            text("Let me check the weather first."),
+            text("It is sunny.")
+        ]
+    );
+    assert_eq!(c.text, "Let me check the weather first.It is sunny.");
+    assert_eq!(phases(&o), [(0, "commentary"), (1, "final_answer")]);
+    let json = o.message.to_value();
+    assert_eq!(
+        json.pointer("/choices/0/content/0/phase"),
+        Some(&Value::from("commentary"))
+    );
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+
+    // The phase only on the finished item (and an item with none): set
+    // on that item's part when it comes.
+    let o = run(r#"
+        {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_a","type":"message","role":"assistant","content":[]}}
+        {"type":"response.output_text.delta","sequence_number":2,"output_index":0,"content_index":0,"delta":"Looking."}
+        {"type":"response.output_item.added","sequence_number":3,"output_index":1,"item":{"id":"msg_b","type":"message","role":"assistant","content":[]}}
+        {"type":"response.output_text.delta","sequence_number":4,"output_index":1,"content_index":0,"delta":"Done."}
+        {"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"id":"msg_a","type":"message","role":"assistant","phase":"commentary","content":[{"type":"output_text","text":"Looking.","annotations":[]}]}}
+        {"type":"response.output_item.done","sequence_number":6,"output_index":1,"item":{"id":"msg_b","type":"message","role":"assistant","content":[{"type":"output_text","text":"Done.","annotations":[]}]}}
+        {"type":"response.completed","sequence_number":7,"response":{"id":"r","status":"completed"}}
+    "#);
+    assert_eq!(o.choice().content, [text("Looking."), text("Done.")]);
+    assert_eq!(phases(&o), [(0, "commentary")]);
+}
+
+#[test]
+fn phase_of_recorded_gpt_5_5_answers() {
+    let Some(o) = RESPONSES.fixture_any(
+        "openai_responses/_extracted/test_responses_basic_streaming.yaml.interaction0.sse",
+    ) else {
+        return;
+    };
+    assert_eq!(o.choice().content, [text("pong")]);
+    assert_eq!(phases(&o), [(0, "final_answer")]);
+    let Some(o) = RESPONSES.fixture_any(
+        "openai_responses/_extracted/test_responses_tool_use_streaming.yaml.interaction1.sse",
+    ) else {
+        return;
+    };
+    assert_eq!(phases(&o), [(0, "final_answer")]);
+}
+
+#[test]
+fn annotations_become_the_text_part_citations_once() {
+    let citation = obj(
+        r#"{"type":"url_citation","start_index":4,"end_index":15,"title":"Example","url":"https://example.com"}"#,
+    );
+    // annotation.added, then repeated by content_part.done and
+    // output_item.done: attached once, to the text's part (after the web
+    // search item's raw part).
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"in_progress"}}
+        {"type":"response.web_search_call.in_progress","sequence_number":2,"output_index":0,"item_id":"ws_1"}
+        {"type":"response.web_search_call.completed","sequence_number":3,"output_index":0,"item_id":"ws_1"}
+        {"type":"response.output_item.done","sequence_number":4,"output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"example"}}}
+        {"type":"response.output_item.added","sequence_number":5,"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":6,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}
+        {"type":"response.output_text.delta","sequence_number":7,"output_index":1,"item_id":"msg_1","content_index":0,"delta":"See example.com."}
+        {"type":"response.output_text.annotation.added","sequence_number":8,"output_index":1,"item_id":"msg_1","content_index":0,"annotation_index":0,"annotation":{"type":"url_citation","start_index":4,"end_index":15,"title":"Example","url":"https://example.com"}}
+        {"type":"response.output_text.done","sequence_number":9,"output_index":1,"item_id":"msg_1","content_index":0,"text":"See example.com."}
+        {"type":"response.content_part.done","sequence_number":10,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"output_text","text":"See example.com.","annotations":[{"type":"url_citation","start_index":4,"end_index":15,"title":"Example","url":"https://example.com"}]}}
+        {"type":"response.output_item.done","sequence_number":11,"output_index":1,"item":{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"See example.com.","annotations":[{"type":"url_citation","start_index":4,"end_index":15,"title":"Example","url":"https://example.com"}]}]}}
+        {"type":"response.completed","sequence_number":12,"response":{"id":"resp_1","object":"response","model":"gpt-5","status":"completed","output":[{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"example"}},{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"See example.com.","annotations":[{"type":"url_citation","start_index":4,"end_index":15,"title":"Example","url":"https://example.com"}]}]}],"usage":{"input_tokens":10,"output_tokens":5,"total_tokens":15}}}
+    "#);
+    let c = o.choice();
+    assert!(
+        matches!(c.content.as_slice(), [Part::Raw(_), Part::Text(t)] if t == "See example.com.")
+    );
+    assert_eq!(citations(&o), [(1, vec![citation.clone()])]);
+    assert_eq!(
+        o.message
+            .to_value()
+            .pointer("/choices/0/content/1/citations/0"),
+        Some(&citation)
+    );
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+
+    // Annotations only on the finished item (no annotation.added), one
+    // of two added late to an earlier item's part, and one announced
+    // before its text streamed: each lands on its own part, once.
+    let o = run(r#"
+        {"type":"response.output_text.delta","sequence_number":1,"output_index":0,"content_index":0,"delta":"First."}
+        {"type":"response.output_text.annotation.added","sequence_number":2,"output_index":1,"content_index":0,"annotation_index":0,"annotation":{"type":"url_citation","url":"https://b.example"}}
+        {"type":"response.output_text.delta","sequence_number":3,"output_index":1,"content_index":0,"delta":"Second."}
+        {"type":"response.output_text.annotation.added","sequence_number":4,"output_index":0,"content_index":0,"annotation_index":1,"annotation":{"type":"url_citation","url":"https://a2.example"}}
+        {"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"First.","annotations":[{"type":"url_citation","url":"https://a1.example"},{"type":"url_citation","url":"https://a2.example"}]}]}}
+        {"type":"response.output_item.done","sequence_number":6,"output_index":1,"item":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Second.","annotations":[{"type":"url_citation","url":"https://b.example"}]}]}}
+        {"type":"response.completed","sequence_number":7,"response":{"id":"r","status":"completed"}}
+    "#);
+    assert_eq!(o.choice().content, [text("First."), text("Second.")]);
+    let url = |u: &str| obj(&format!(r#"{{"type":"url_citation","url":"{u}"}}"#));
+    assert_eq!(
+        citations(&o),
+        [
+            (
+                0,
+                vec![url("https://a2.example"), url("https://a1.example")]
+            ),
+            (1, vec![url("https://b.example")]),
+        ]
+    );
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+}
+
+#[test]
+fn resumed_stream_text_is_the_final_copy() {
+    // A background response resumed with `starting_after`: the deltas
+    // begin mid-text; the final copies hold the whole text. Only the
+    // deltas that came are events; the message is the final text.
+    let o = run(r#"
+        {"type":"response.output_text.delta","sequence_number":7,"output_index":0,"item_id":"msg_1","content_index":0,"delta":" world."}
+        {"type":"response.output_text.done","sequence_number":8,"output_index":0,"item_id":"msg_1","content_index":0,"text":"Hello world."}
+        {"type":"response.content_part.done","sequence_number":9,"output_index":0,"item_id":"msg_1","content_index":0,"part":{"type":"output_text","text":"Hello world.","annotations":[]}}
+        {"type":"response.output_item.done","sequence_number":10,"output_index":0,"item":{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello world.","annotations":[]}]}}
+        {"type":"response.completed","sequence_number":11,"response":{"id":"resp_7","object":"response","model":"gpt-5","status":"completed","background":true,"output":[{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello world.","annotations":[]}]}],"usage":{"input_tokens":5,"output_tokens":3,"total_tokens":8}}}
+    "#);
+    let c = o.choice();
+    assert_eq!(c.text, "Hello world.");
+    assert_eq!(c.content, [text("Hello world.")]);
+    assert_eq!(o.streamed_text(0), " world.");
+    // Resuming is not an error.
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+    assert_eq!(o.message.error, None);
+    assert_eq!(o.message.id.as_deref(), Some("resp_7"));
+    assert_finish(&o, "completed", FinishReason::Stop);
+}
+
+#[test]
+fn final_copies_fill_lost_tails_and_correct_wrong_deltas() {
+    // Deltas a prefix of the final text: the rest streams as one more
+    // delta. Deltas that disagree: the final text is kept, with an error.
+    // An earlier item's final copy corrects its part though another part
+    // follows, the running text with it.
+    let o = run(r#"
+        {"type":"response.output_text.delta","sequence_number":1,"output_index":0,"content_index":0,"delta":"Hel"}
+        {"type":"response.output_text.done","sequence_number":2,"output_index":0,"content_index":0,"text":"Hello."}
+        {"type":"response.output_text.delta","sequence_number":3,"output_index":1,"content_index":0,"delta":"Sunny"}
+        {"type":"response.output_text.delta","sequence_number":4,"output_index":2,"content_index":0,"delta":"Bye"}
+        {"type":"response.output_item.done","sequence_number":5,"output_index":1,"item":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Rainy.","annotations":[]}]}}
+        {"type":"response.completed","sequence_number":6,"response":{"id":"r","status":"completed","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hello."}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Rainy."}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Bye."}]}]}}
+    "#);
+    let c = o.choice();
+    assert_eq!(c.content, [text("Hello."), text("Rainy."), text("Bye.")]);
+    assert_eq!(c.text, "Hello.Rainy.Bye.");
+    assert_eq!(o.streamed_text(0), "Hello.SunnyBye.");
+    assert_eq!(errors(&o).len(), 1, "{:?}", errors(&o));
+    let error = o.message.error.as_ref().unwrap();
+    assert_eq!(error.kind.as_deref(), Some("text_mismatch"));
+    assert!(error.message.contains("output 1"), "{}", error.message);
+}
+
+#[test]
+fn terminal_output_fills_items_never_streamed() {
+    // Only response.created and response.completed: the message is the
+    // completed response's output.
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_6","object":"response","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.completed","sequence_number":1,"response":{"id":"resp_6","object":"response","model":"gpt-5","status":"completed","output":[{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello from the final snapshot.","annotations":[]}]}],"usage":{"input_tokens":5,"output_tokens":6,"total_tokens":11}}}
+    "#);
+    let c = o.choice();
+    assert_eq!(c.role.as_deref(), Some("assistant"));
+    assert_eq!(c.text, "Hello from the final snapshot.");
+    assert_eq!(c.content, [text("Hello from the final snapshot.")]);
+    assert_finish(&o, "completed", FinishReason::Stop);
+    assert_usage(&o, 5, 6, 11);
+
+    // Every kind of item: reasoning (its summary and signature), a
+    // commentary message with a citation, a function call (a tool-calls
+    // finish), a refusal, a server tool kept raw.
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_9","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.completed","sequence_number":1,"response":{"id":"resp_9","model":"gpt-5","status":"completed","output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"Think."}],"encrypted_content":"enc"},{"type":"message","role":"assistant","phase":"commentary","content":[{"type":"output_text","text":"Checking.","annotations":[{"type":"url_citation","url":"https://x.example"}]}]},{"type":"function_call","call_id":"call_1","name":"get","arguments":"{\"q\":1}"},{"type":"message","role":"assistant","content":[{"type":"refusal","refusal":"No."}]},{"type":"web_search_call","status":"completed"}]}}
+    "#);
+    let c = o.choice();
+    assert_eq!(c.reasoning, "Think.");
+    assert_eq!(c.text, "Checking.");
+    assert_eq!(c.refusal.as_deref(), Some("No."));
+    match c.content.as_slice() {
+        [Part::Reasoning {
+            text: r,
+            signature: Some(sig),
+        }, Part::Text(t), Part::ToolCall(2), Part::Refusal(no), Part::Raw(raw)] => {
+            assert_eq!((r.as_str(), sig.as_str()), ("Think.", "enc"));
+            assert_eq!(t, "Checking.");
+            assert_eq!(no, "No.");
+            assert_eq!(
+                raw.get("type").and_then(Value::as_str),
+                Some("web_search_call")
+            );
+        }
+        other => panic!("content parts: {other:?}"),
+    }
+    assert_eq!(phases(&o), [(1, "commentary")]);
+    assert_eq!(
+        citations(&o),
+        [(
+            1,
+            vec![obj(r#"{"type":"url_citation","url":"https://x.example"}"#)]
+        )]
+    );
+    assert_call(&o, 2, "call_1", "get", &obj(r#"{"q":1}"#));
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+}
+
+#[test]
+fn logprobs_of_text_deltas_are_kept() {
+    let lp = |t: &str| {
+        obj(&format!(
+            r#"{{"token":"{t}","logprob":-0.5,"bytes":[],"top_logprobs":[]}}"#
+        ))
+    };
+    // Each delta's logprobs, in order; the .done and finished item
+    // repeating them add nothing.
+    let o = run(r#"
+        {"type":"response.output_text.delta","sequence_number":1,"output_index":0,"content_index":0,"delta":"Hi","logprobs":[{"token":"Hi","logprob":-0.5,"bytes":[],"top_logprobs":[]}]}
+        {"type":"response.output_text.delta","sequence_number":2,"output_index":0,"content_index":0,"delta":" there","logprobs":[{"token":" there","logprob":-0.5,"bytes":[],"top_logprobs":[]}]}
+        {"type":"response.output_text.done","sequence_number":3,"output_index":0,"content_index":0,"text":"Hi there","logprobs":[{"token":"Hi","logprob":-0.5,"bytes":[],"top_logprobs":[]},{"token":" there","logprob":-0.5,"bytes":[],"top_logprobs":[]}]}
+        {"type":"response.output_item.done","sequence_number":4,"output_index":0,"item":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hi there","annotations":[],"logprobs":[{"token":"Hi","logprob":-0.5,"bytes":[],"top_logprobs":[]},{"token":" there","logprob":-0.5,"bytes":[],"top_logprobs":[]}]}]}}
+        {"type":"response.output_text.delta","sequence_number":5,"output_index":1,"content_index":0,"delta":"Bye","logprobs":[]}
+        {"type":"response.output_text.done","sequence_number":6,"output_index":1,"content_index":0,"text":"Bye","logprobs":[{"token":"Bye","logprob":-0.5,"bytes":[],"top_logprobs":[]}]}
+        {"type":"response.completed","sequence_number":7,"response":{"id":"r","status":"completed"}}
+    "#);
+    // The second text's deltas had none: its final copy's are kept.
+    assert_eq!(o.choice().logprobs, [lp("Hi"), lp(" there"), lp("Bye")]);
+    assert_eq!(
+        o.message.to_value().pointer("/choices/0/logprobs/1/token"),
+        Some(&Value::from(" there"))
+    );
+}
+
+#[test]
+fn error_first_without_sequence_number_is_responses() {
+    // A proxy dropped `sequence_number`: the top-level `code` and `param`
+    // are not Anthropic's shape.
+    let o = run(r#"
+        {"type":"error","code":"server_error","message":"boom","param":null}
+    "#);
+    assert_eq!(o.message.provider, Provider::OpenAiResponses);
+    let error = o.message.error.as_ref().unwrap();
+    assert_eq!(error.message, "boom");
+    assert_eq!(error.kind.as_deref(), Some("server_error"));
+}
+
+#[test]
+fn correcting_early_parts_costs_no_more_than_the_stream() {
+    // Wrong final copies of early parts, each followed by a long text:
+    // each correction moves that text. The first is made; once the
+    // corrections would move more than the stream brought, they are
+    // reported and left out. Choice::text stays the parts' concatenation.
+    let long = "z".repeat(1000);
+    let mut lines = String::new();
+    for (index, delta) in ["a", "b", "c"].iter().enumerate() {
+        lines.push_str(&format!(
+            r#"{{"type":"response.output_text.delta","output_index":{index},"content_index":0,"delta":"{delta}"}}"#
+        ));
+        lines.push('\n');
+    }
+    lines.push_str(&format!(
+        r#"{{"type":"response.output_text.delta","output_index":3,"content_index":0,"delta":"{long}"}}"#
+    ));
+    lines.push('\n');
+    for index in 0..3 {
+        lines.push_str(&format!(
+            r#"{{"type":"response.output_text.done","output_index":{index},"content_index":0,"text":"x"}}"#
+        ));
+        lines.push('\n');
+    }
+    let o = run(&lines);
+    let c = o.choice();
+    assert_eq!(
+        c.content,
+        [text("x"), text("b"), text("c"), text(&long)],
+        "only the first correction is made"
+    );
+    assert_eq!(c.text, format!("xbc{long}"));
+    let errors = errors(&o);
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].contains("keeping the final text"), "{errors:?}");
+    assert!(errors[1].contains("not corrected"), "{errors:?}");
+    assert!(errors[2].contains("not corrected"), "{errors:?}");
+}

@@ -753,4 +753,82 @@ impl MessageBuilder {
             .citations
             .get_mut(&position)
     }
+
+    // ---- OpenAI Responses: a text part found again by its position ----
+
+    /// Replaces the text of the text part at `position` in `choice`'s
+    /// content with `text`, keeping [`Choice::text`] the concatenation of
+    /// the text parts: for wires that repeat a finished text whole (OpenAI
+    /// Responses' `output_text.done`, `output_item.done`,
+    /// `response.completed`) when it disagrees with the streamed deltas.
+    /// No event is emitted: the deltas already reported cannot be taken
+    /// back, the message is authoritative. Returns whether that part is
+    /// text (nothing changes otherwise).
+    pub fn replace_text_at(&mut self, choice: u64, position: usize, text: &str) -> bool {
+        let Some(c) = self.message.choices.get_mut(&choice) else {
+            return false;
+        };
+        // Where the part's text lies in the running text: after the text
+        // parts before it.
+        let before = c.content.get(..position).unwrap_or_default();
+        let start: usize = before
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => t.len(),
+                _ => 0,
+            })
+            .sum();
+        let Some(Part::Text(old)) = c.content.get_mut(position) else {
+            return false;
+        };
+        let end = start.saturating_add(old.len());
+        if c.text.get(start..end) == Some(old.as_str()) {
+            c.text.replace_range(start..end, text);
+            *old = String::from(text);
+        } else {
+            // The running text is not the parts' concatenation (text added
+            // by other means): made so again.
+            *old = String::from(text);
+            c.text.clear();
+            for part in &c.content {
+                if let Part::Text(t) = part {
+                    c.text.push_str(t);
+                }
+            }
+        }
+        true
+    }
+
+    /// Attaches a citation to the text part at `position` in `choice`'s
+    /// content, which need not be the latest part (OpenAI Responses
+    /// annotations name the item and part they belong to). Returns whether
+    /// that part is text (nothing is attached otherwise).
+    pub fn citation_at(&mut self, choice: u64, position: usize, citation: Value) -> bool {
+        let Some(c) = self.message.choices.get_mut(&choice) else {
+            return false;
+        };
+        if !matches!(c.content.get(position), Some(Part::Text(_))) {
+            return false;
+        }
+        match c.citations.get_or_default(position) {
+            Some(list) => {
+                list.push(citation);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets the phase of the text part at `position` in `choice`'s content
+    /// (OpenAI Responses `phase`), if it is text and has none yet.
+    pub fn text_phase_at(&mut self, choice: u64, position: usize, phase: &str) {
+        let Some(c) = self.message.choices.get_mut(&choice) else {
+            return;
+        };
+        if matches!(c.content.get(position), Some(Part::Text(_)))
+            && !c.phases.contains_key(&position)
+        {
+            c.phases.insert(position, String::from(phase));
+        }
+    }
 }

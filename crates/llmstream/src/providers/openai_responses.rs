@@ -11,10 +11,40 @@
 //!   A tool call's key (`call` in the events) is its output index.
 //! - `output_text` and `refusal` deltas are appended; reasoning summary and
 //!   reasoning text deltas are reasoning. Each (item, part) is its own
-//!   content part. A `.done` event whose part streamed no delta supplies
-//!   the text (for proxies that only send the finished part); otherwise it
-//!   is redundant and ignored. The same holds for the items in
-//!   `output_item.done`.
+//!   content part, so two message items are two text parts;
+//!   [`Choice::text`](super::Choice::text) is all of them, as the SDK's
+//!   `output_text`. A message item's `phase` (`commentary` for a preamble,
+//!   `final_answer`), from `output_item.added` or `.done`, is set on each
+//!   of its text parts ([`Choice::phases`](super::Choice::phases)).
+//! - The text of a message is repeated whole when it is finished: by
+//!   `output_text.done` and `content_part.done`, by the item of
+//!   `output_item.done`, by the terminal event's `response.output`. These
+//!   copies are what the server stored, and the message follows them:
+//!   each is read once per part, a later one only if it is more final
+//!   (in that order). Equal to what streamed: nothing happens. Nothing
+//!   streamed: the copy is the text, streamed as one delta. The deltas a
+//!   prefix of it (deltas lost at the end) and the part the latest: the
+//!   rest is one more delta. Otherwise the part's text is replaced by the
+//!   copy, and `Choice::text` with it, without events — the deltas already
+//!   reported stay as they were, and the message is authoritative: a
+//!   stream resumed with `starting_after` reports only the deltas it got
+//!   but ends with the whole text. That is an error (`text_mismatch`)
+//!   unless the deltas were the copy's end (a resumed stream) or its
+//!   start. Correcting a part that is not the latest moves the text after
+//!   it: such corrections may move as many bytes as the answer text
+//!   received, no more (beyond that one is reported and left out). A text
+//!   whose deltas were interleaved with another's (so split over several
+//!   parts: never seen on the wire) is left as streamed. Refusals and
+//!   reasoning are not corrected: their copies are read only when nothing
+//!   streamed.
+//! - `output_text.annotation.added` attaches its annotation to its text
+//!   part's citations ([`Choice::citations`](super::Choice::citations)),
+//!   by `output_index` and `content_index` (an empty text part is begun
+//!   for one that comes before its text). The `annotations` of a finished
+//!   part (`content_part.done`, `output_item.done`, `response.output`) are
+//!   attached by their index unless `annotation_index` already brought
+//!   that one. Each `output_text.delta`'s `logprobs` are appended to the
+//!   choice's; a final copy's only for a text whose deltas had none.
 //! - `function_call_arguments.delta` is parsed incrementally as JSON;
 //!   `custom_tool_call_input.delta` is free text, kept as text.
 //!   `function_call_arguments.done` / `custom_tool_call_input.done` repeat
@@ -30,6 +60,13 @@
 //!   `encrypted_content` becomes its reasoning part's signature (the blob
 //!   a stateless client must send back). Items of other types (web search,
 //!   file search, image generation, MCP, …) are kept whole as raw parts.
+//! - The terminal event's `response.output` also supplies every item
+//!   whose `output_item.done` never came (a resumed stream, a body with
+//!   only `response.created` and `response.completed`), read as that
+//!   event would have been: messages, refusals, tool calls, reasoning,
+//!   server tools kept raw. They are added after the parts already there,
+//!   so an item before the point where a stream resumed comes after those
+//!   that streamed.
 //! - `response.completed` finishes with reason `completed` (normalized to
 //!   tool calls when the response called a tool, to stop otherwise);
 //!   `response.incomplete` with the reason in `incomplete_details`
@@ -98,8 +135,18 @@ pub struct Accumulator {
     /// The text segment the last delta belonged to: a delta for another
     /// one starts a new content part.
     segment: Option<Segment>,
-    /// Segments that received at least one delta.
-    streamed: BTreeSet<Segment>,
+    /// What is known of each streamed text (see [`SegmentState`]).
+    segments: BTreeMap<Segment, SegmentState>,
+    /// The `phase` of each message item, by key.
+    phases: BTreeMap<u64, String>,
+    /// Keys of the items whose `output_item.done` (or final copy in the
+    /// terminal response) was read.
+    done: BTreeSet<u64>,
+    /// Bytes the correction of a text part that is not the latest may
+    /// still move (the answer text after it): every answer text received
+    /// adds its length, so that a stream sending wrong final copies of
+    /// early parts costs work in proportion to its bytes, not more.
+    budget: usize,
     /// State of the current response.
     response: ResponseState,
     /// Summed usage of the responses that ended, and of the current one.
@@ -133,6 +180,40 @@ enum SegmentKind {
     ReasoningText,
 }
 
+/// What is known of one streamed text.
+#[derive(Debug, Clone, Default)]
+struct SegmentState {
+    /// It received text (a delta, or a final copy filling it in).
+    streamed: bool,
+    /// Answer text only: the position in the choice's content of the part
+    /// holding it (its latest one if `split`).
+    part: Option<usize>,
+    /// Its deltas went into more than one part (they were interleaved
+    /// with another text's): its final copies are not checked against it.
+    split: bool,
+    /// The most final copy of its text read so far.
+    copy: Final,
+    /// Log probabilities were kept for it.
+    logprobs: bool,
+    /// The indices of the annotations attached to its part.
+    annotations: BTreeSet<u64>,
+}
+
+/// The copies of a finished text the wire repeats, from the least final
+/// to the most: each is read once per text, and a later one is read
+/// only if it is more final than what was read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+enum Final {
+    #[default]
+    None,
+    /// `output_text.done`, `content_part.done`.
+    Part,
+    /// The item of `output_item.done`.
+    Item,
+    /// The item in the terminal event's `response.output`.
+    Response,
+}
+
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator::new()
@@ -153,7 +234,10 @@ impl Accumulator {
             max_key: None,
             calls: BTreeMap::new(),
             segment: None,
-            streamed: BTreeSet::new(),
+            segments: BTreeMap::new(),
+            phases: BTreeMap::new(),
+            done: BTreeSet::new(),
+            budget: 0,
             response: ResponseState::default(),
             usage_before: None,
             usage_after: None,
@@ -175,6 +259,11 @@ impl Accumulator {
                 }
             },
         };
+        self.key_at(index)
+    }
+
+    /// The key of the item at output index `index` of the current response.
+    fn key_at(&mut self, index: u64) -> Option<u64> {
         let Some(key) = self.offset.checked_add(index) else {
             self.builder.error(ErrorInfo::new(format!(
                 "output_index {index} of a concatenated response is out of range: event ignored"
@@ -211,6 +300,21 @@ impl Accumulator {
         self.builder.start(id, model);
     }
 
+    /// The length of the choice's answer text.
+    fn text_len(&self) -> usize {
+        let choice = self.builder.message().choices.get(&CHOICE);
+        choice.map_or(0, |c| c.text.len())
+    }
+
+    /// The text of the content part at `position`, if it is text.
+    fn part_text(&self, position: usize) -> Option<&str> {
+        let choice = self.builder.message().choices.get(&CHOICE)?;
+        match choice.content.get(position)? {
+            Part::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+
     /// Appends streamed text to its segment, starting a new content part
     /// when the segment changes.
     fn segment_text(&mut self, segment: Segment, text: &str) {
@@ -222,7 +326,10 @@ impl Accumulator {
             self.builder.break_part(CHOICE);
             self.segment = Some(segment);
         }
-        self.streamed.insert(segment);
+        let before = self.text_len();
+        if segment.0 == SegmentKind::Text {
+            self.budget = self.budget.saturating_add(text.len());
+        }
         match segment.0 {
             SegmentKind::Text => self.builder.text(CHOICE, text),
             SegmentKind::Refusal => self.builder.refusal(CHOICE, text),
@@ -230,13 +337,208 @@ impl Accumulator {
                 self.builder.reasoning(CHOICE, text)
             }
         }
+        let grew = self.text_len() > before;
+        let position = self.builder.last_part_position(CHOICE);
+        let state = self.segments.entry(segment).or_default();
+        state.streamed = true;
+        // Answer text that was kept landed in the latest part: remember
+        // which, so that its final copies and annotations find it.
+        let (SegmentKind::Text, true, Some(position)) = (segment.0, grew, position) else {
+            return;
+        };
+        match state.part {
+            Some(part) if part == position => return,
+            Some(_) => state.split = true,
+            None => {}
+        }
+        state.part = Some(position);
+        if let Some(phase) = self.phases.get(&segment.1) {
+            self.builder.text_phase_at(CHOICE, position, phase);
+        }
     }
 
-    /// A finished part's whole text: used only if its deltas never came.
+    /// The content part of an answer text, started empty if it has none
+    /// yet (an annotation before its text); `None` if a limit refused it.
+    fn text_part(&mut self, segment: Segment) -> Option<usize> {
+        if let Some(part) = self.segments.get(&segment).and_then(|s| s.part) {
+            return Some(part);
+        }
+        self.ensure_started();
+        let before = self.builder.last_part_position(CHOICE);
+        self.builder.break_part(CHOICE);
+        self.builder.begin_text(CHOICE);
+        let position = self.builder.last_part_position(CHOICE)?;
+        if before == Some(position) {
+            return None;
+        }
+        self.segment = Some(segment);
+        self.segments.entry(segment).or_default().part = Some(position);
+        if let Some(phase) = self.phases.get(&segment.1) {
+            self.builder.text_phase_at(CHOICE, position, phase);
+        }
+        Some(position)
+    }
+
+    /// A finished part's whole text (refusal, reasoning): used only if
+    /// its deltas never came.
     fn segment_done(&mut self, segment: Segment, text: Option<&str>) {
         if let Some(text) = text {
-            if !self.streamed.contains(&segment) {
+            let streamed = self.segments.get(&segment).is_some_and(|s| s.streamed);
+            if !streamed {
                 self.segment_text(segment, text);
+            }
+        }
+    }
+
+    /// A final copy of an answer text (see the module documentation for
+    /// the policy): the text the server stored, authoritative.
+    fn text_final(&mut self, segment: Segment, text: Option<&str>, copy: Final) {
+        let Some(text) = text.filter(|t| !t.is_empty()) else {
+            return;
+        };
+        self.budget = self.budget.saturating_add(text.len());
+        let state = self.segments.entry(segment).or_default();
+        if state.copy >= copy {
+            return;
+        }
+        state.copy = copy;
+        let (streamed, part, split) = (state.streamed, state.part, state.split);
+        let Some(position) = part else {
+            // Nothing streamed: the copy is the text (a text that streamed
+            // and has no part was refused by a limit, and still is).
+            if !streamed {
+                self.segment_text(segment, text);
+            }
+            return;
+        };
+        let Some(current) = self.part_text(position) else {
+            return;
+        };
+        if split || current == text {
+            return;
+        }
+        let (head, tail) = (text.starts_with(current), text.ends_with(current));
+        let streamed_len = current.len();
+        let last = self.builder.last_part_position(CHOICE) == Some(position);
+        if head && last {
+            // Deltas lost at the end (or never sent): the rest streams on.
+            let rest = text.get(streamed_len..).unwrap_or("");
+            let expected = self.text_len().saturating_add(rest.len());
+            self.segment = Some(segment);
+            self.builder.text(CHOICE, rest);
+            if self.text_len() == expected && self.part_text(position) == Some(text) {
+                return;
+            }
+        }
+        let cost = self.text_after(position);
+        if cost > self.budget {
+            let (key, index) = (segment.1, segment.2);
+            self.builder.error(ErrorInfo::new(format!(
+                "output {key}, content {index}: the final text differs from the streamed \
+                 deltas, and too many earlier parts were corrected already: not corrected"
+            )));
+            return;
+        }
+        self.budget -= cost;
+        if !head && !tail {
+            // Neither the head missing (a stream resumed with
+            // `starting_after`) nor the tail: the deltas were wrong.
+            let (key, index) = (segment.1, segment.2);
+            self.builder.error(ErrorInfo {
+                message: format!(
+                    "output {key}, content {index}: the final text differs from the streamed \
+                     deltas; keeping the final text"
+                ),
+                kind: Some(String::from("text_mismatch")),
+                raw: None,
+            });
+        }
+        self.builder.replace_text_at(CHOICE, position, text);
+    }
+
+    /// The answer text after the part at `position`: what replacing
+    /// that part's text moves.
+    fn text_after(&self, position: usize) -> usize {
+        let Some(choice) = self.builder.message().choices.get(&CHOICE) else {
+            return 0;
+        };
+        let after = choice.content.get(position.saturating_add(1)..);
+        let text = |p: &Part| match p {
+            Part::Text(t) => t.len(),
+            _ => 0,
+        };
+        after.unwrap_or_default().iter().map(text).sum()
+    }
+
+    /// Log probabilities of an answer text: every delta's are kept; a
+    /// final copy's only if none came for that text before.
+    fn logprobs<'v>(&mut self, segment: Segment, list: Option<impl View<'v>>, fill: bool) {
+        let Some(list) = list else {
+            return;
+        };
+        if list.elements().next().is_none() {
+            return;
+        }
+        let state = self.segments.entry(segment).or_default();
+        if fill && state.logprobs {
+            return;
+        }
+        state.logprobs = true;
+        self.ensure_started();
+        self.builder
+            .logprobs(CHOICE, list.elements().map(View::to_value));
+    }
+
+    /// Attaches an annotation to its text's part, unless the one with the
+    /// same index already was (`output_item.done` repeats those
+    /// `annotation.added` sent). Without an index, it is the next one.
+    fn annotate<'v>(&mut self, segment: Segment, index: Option<u64>, annotation: impl View<'v>) {
+        if annotation.is_null() {
+            return;
+        }
+        let state = self.segments.entry(segment).or_default();
+        let index = index.unwrap_or(state.annotations.len() as u64);
+        if state.annotations.contains(&index) {
+            return;
+        }
+        let Some(position) = self.text_part(segment) else {
+            return;
+        };
+        if self
+            .builder
+            .citation_at(CHOICE, position, annotation.to_value())
+        {
+            self.segments
+                .entry(segment)
+                .or_default()
+                .annotations
+                .insert(index);
+        }
+    }
+
+    /// The `annotations` of a finished text part, by their index.
+    fn annotations<'v>(&mut self, segment: Segment, list: Option<impl View<'v>>) {
+        let list = list.into_iter().flat_map(View::elements);
+        for (index, annotation) in list.enumerate() {
+            self.annotate(segment, Some(index as u64), annotation);
+        }
+    }
+
+    /// The phase of a message item: kept for its text parts to come, and
+    /// set on those it has.
+    fn phase(&mut self, key: u64, phase: Option<&str>) {
+        let Some(phase) = phase.filter(|p| !p.is_empty()) else {
+            return;
+        };
+        // The first one wins; parts begun after it get it as they begin.
+        if self.phases.contains_key(&key) {
+            return;
+        }
+        let phase = self.phases.entry(key).or_insert(String::from(phase));
+        let range = (SegmentKind::Text, key, 0)..=(SegmentKind::Text, key, u64::MAX);
+        for state in self.segments.range(range).map(|(_, s)| s) {
+            if let Some(position) = state.part {
+                self.builder.text_phase_at(CHOICE, position, phase);
             }
         }
     }
@@ -246,13 +548,64 @@ impl Accumulator {
             return;
         };
         let segment = (kind, key, get_u64(payload, sub).unwrap_or(0));
-        match field {
-            "delta" => {
+        match (kind, field) {
+            (_, "delta") => {
                 if let Some(text) = get_str(payload, "delta") {
                     self.segment_text(segment, text);
                 }
+                if kind == SegmentKind::Text {
+                    self.logprobs(segment, payload.get("logprobs"), false);
+                }
+            }
+            (SegmentKind::Text, _) => {
+                self.text_final(segment, get_str(payload, field), Final::Part);
+                self.logprobs(segment, payload.get("logprobs"), true);
             }
             _ => self.segment_done(segment, get_str(payload, field)),
+        }
+    }
+
+    /// `response.output_text.annotation.added`.
+    fn annotation_added<'v>(&mut self, payload: impl View<'v>) {
+        let Some(key) = self.key(payload) else {
+            return;
+        };
+        let segment = (
+            SegmentKind::Text,
+            key,
+            get_u64(payload, "content_index").unwrap_or(0),
+        );
+        if let Some(annotation) = payload.get("annotation") {
+            let index = get_u64(payload, "annotation_index");
+            self.annotate(segment, index, annotation);
+        }
+    }
+
+    /// A finished content part of a message (`content_part.done`, and each
+    /// of a finished message item's `content`).
+    fn content_part<'v>(&mut self, key: u64, index: u64, part: impl View<'v>, copy: Final) {
+        match get_str(part, "type") {
+            Some("output_text") => {
+                let segment = (SegmentKind::Text, key, index);
+                self.text_final(segment, get_str(part, "text"), copy);
+                self.logprobs(segment, part.get("logprobs"), true);
+                self.annotations(segment, part.get("annotations"));
+            }
+            Some("refusal") => {
+                self.segment_done((SegmentKind::Refusal, key, index), get_str(part, "refusal"))
+            }
+            _ => {}
+        }
+    }
+
+    /// `response.content_part.done`.
+    fn part_done<'v>(&mut self, payload: impl View<'v>) {
+        let Some(key) = self.key(payload) else {
+            return;
+        };
+        let index = get_u64(payload, "content_index").unwrap_or(0);
+        if let Some(part) = payload.get("part") {
+            self.content_part(key, index, part, Final::Part);
         }
     }
 
@@ -363,6 +716,7 @@ impl Accumulator {
                 if let Some(role) = get_str(item, "role") {
                     self.builder.role(CHOICE, role);
                 }
+                self.phase(key, get_str(item, "phase"));
             }
             Some("function_call") => {
                 self.call_start(key, Some(item), true);
@@ -380,26 +734,15 @@ impl Accumulator {
         let Some((key, item)) = self.item(payload) else {
             return;
         };
+        self.done.insert(key);
+        self.item_finished(key, item, Final::Item);
+    }
+
+    /// A finished output item (of `output_item.done`, or of the terminal
+    /// event's `response.output` when its own never came).
+    fn item_finished<'v>(&mut self, key: u64, item: impl View<'v>, copy: Final) {
         match get_str(item, "type") {
-            Some("message") => {
-                if let Some(role) = get_str(item, "role") {
-                    self.builder.role(CHOICE, role);
-                }
-                let parts = item.get("content").into_iter().flat_map(View::elements);
-                for (index, part) in parts.enumerate() {
-                    let kind = match get_str(part, "type") {
-                        Some("output_text") => SegmentKind::Text,
-                        Some("refusal") => SegmentKind::Refusal,
-                        _ => continue,
-                    };
-                    let field = if kind == SegmentKind::Text {
-                        "text"
-                    } else {
-                        "refusal"
-                    };
-                    self.segment_done((kind, key, index as u64), get_str(part, field));
-                }
-            }
+            Some("message") => self.message_done(key, item, copy),
             Some(kind @ ("function_call" | "custom_tool_call")) => {
                 let (json, field) = if kind == "function_call" {
                     (true, "arguments")
@@ -412,6 +755,44 @@ impl Accumulator {
             }
             Some("reasoning") => self.reasoning_done(key, item),
             _ => self.builder.raw_part(CHOICE, item.to_value()),
+        }
+    }
+
+    /// A finished message item: its role, phase, and each content part's
+    /// final text, log probabilities and annotations.
+    fn message_done<'v>(&mut self, key: u64, item: impl View<'v>, copy: Final) {
+        if let Some(role) = get_str(item, "role") {
+            self.builder.role(CHOICE, role);
+        }
+        self.phase(key, get_str(item, "phase"));
+        let parts = item.get("content").into_iter().flat_map(View::elements);
+        for (index, part) in parts.enumerate() {
+            self.content_part(key, index as u64, part, copy);
+        }
+    }
+
+    /// The terminal event's `response.output`, the response as the server
+    /// stored it: each message's text is checked against what streamed,
+    /// and an item whose `output_item.done` never came (a resumed stream,
+    /// a body with only the terminal event) is read from it.
+    fn output<'v>(&mut self, output: impl View<'v>) {
+        for (index, item) in output.elements().enumerate() {
+            let Some(key) = self.key_at(index as u64) else {
+                return;
+            };
+            if self.done.contains(&key) {
+                if get_str(item, "type") == Some("message") {
+                    self.message_done(key, item, Final::Response);
+                }
+                continue;
+            }
+            self.ensure_started();
+            self.response.has_items = true;
+            if get_str(item, "type") != Some("message") {
+                self.builder.role(CHOICE, "assistant");
+            }
+            self.done.insert(key);
+            self.item_finished(key, item, Final::Response);
         }
     }
 
@@ -468,6 +849,9 @@ impl Accumulator {
             {
                 self.error(payload, Some(error));
             }
+        }
+        if let Some(output) = response.and_then(|r| r.get("output")) {
+            self.output(output);
         }
         if let Some(counts) = response
             .and_then(|r| r.get("usage"))
@@ -582,6 +966,8 @@ impl Accumulator {
             "response.output_text.done" => {
                 self.delta(SegmentKind::Text, "content_index", payload, "text")
             }
+            "response.output_text.annotation.added" => self.annotation_added(payload),
+            "response.content_part.done" => self.part_done(payload),
             "response.refusal.delta" => {
                 self.delta(SegmentKind::Refusal, "content_index", payload, "delta")
             }
@@ -612,8 +998,7 @@ impl Accumulator {
             | "response.failed"
             | "response.cancelled" => self.terminal(ty, payload),
             "error" => self.error(payload, None),
-            // Part boundaries, annotations, server-tool progress: nothing
-            // to accumulate.
+            // Part starts, server-tool progress: nothing to accumulate.
             _ => {}
         }
     }
