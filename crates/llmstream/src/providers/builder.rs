@@ -680,21 +680,6 @@ impl MessageBuilder {
         }
     }
 
-    /// Sets the phase of the latest text part of `choice` (OpenAI
-    /// Responses `phase`), if it is text and has none yet.
-    pub fn text_phase(&mut self, choice: u64, phase: &str) {
-        let Some(c) = self.message.choices.get_mut(&choice) else {
-            return;
-        };
-        if !matches!(c.content.last(), Some(Part::Text(_))) {
-            return;
-        }
-        let position = c.content.len() - 1;
-        if !c.phases.contains_key(&position) {
-            c.phases.insert(position, String::from(phase));
-        }
-    }
-
     /// Sets the signature that came with a tool call (Gemini's
     /// `thoughtSignature` on a `functionCall` part), which the caller must
     /// send back with the call.
