@@ -939,6 +939,11 @@ fn hostile_payloads_do_not_panic() {
         r#"{"type":"content_block_delta","index":4,"delta":{"type":"citations_delta"}}"#,
         r#"{"type":"content_block_start","index":5,"content_block":{"type":"text","citations":{"a":1},"text":5}}"#,
         r#"{"type":"content_block_stop"}"#,
+        r#"{"type":"content_block_start","index":6,"content_block":{"type":"compaction","content":5}}"#,
+        r#"{"type":"content_block_delta","index":6,"delta":{"type":"compaction_delta","content":"x","encrypted_content":7}}"#,
+        r#"{"type":"content_block_delta","index":6,"delta":{"type":"compaction_delta","content":[],"encrypted_content":"e"}}"#,
+        r#"{"type":"content_block_delta","index":7,"delta":{"type":"compaction_delta"}}"#,
+        r#"{"type":"content_block_delta","index":6,"delta":{"type":"text_delta","text":"misplaced"}}"#,
         r#"{"type":"message_delta","delta":"x","usage":[]}"#,
         r#"{"type":"message_delta","delta":{"stop_reason":5,"stop_details":[1]},"usage":{"output_tokens":1e400}}"#,
         r#"{"type":"error"}"#,
@@ -983,4 +988,163 @@ fn open_blocks_are_bounded() {
         .as_ref()
         .is_some_and(|e| e.message.contains("open content blocks")));
     assert!(m.choice().is_some_and(|c| c.content.len() <= 4));
+}
+
+// ---------------------------------------------------------------------------
+// Bodies from the provider audit (/tmp/audit-providers/cases), inline
+
+/// An SSE body of these payloads, each with its `event:` line.
+fn body(payloads: &[&str]) -> Vec<u8> {
+    let mut out = String::new();
+    for p in payloads {
+        if let Some(ty) = obj(p).get("type").and_then(Value::as_str) {
+            out.push_str(&format!("event: {ty}\n"));
+        }
+        out.push_str(&format!("data: {p}\n\n"));
+    }
+    out.into_bytes()
+}
+
+const START: &str = r#"{"type":"message_start","message":{"id":"msg_c","type":"message","role":"assistant","model":"claude-opus-4-6","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":160000,"output_tokens":1}}}"#;
+const END_TURN: &str = r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":40}}"#;
+const STOP: &str = r#"{"type":"message_stop"}"#;
+const TEXT_BLOCK: [&str; 3] = [
+    r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#,
+    r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Continuing."}}"#,
+    r#"{"type":"content_block_stop","index":1}"#,
+];
+
+/// The compaction block as the message keeps it (the first part).
+fn compaction(run: &Run) -> &Value {
+    match run.choice().content.first() {
+        Some(Part::Raw(v)) => v,
+        other => panic!("not a raw part: {other:?}"),
+    }
+}
+
+/// anthropic_compaction.sse: the summary and `encrypted_content` of a
+/// `compaction_delta` fill in the block its start left null.
+#[test]
+fn compaction_delta_fills_in_its_block() {
+    let mut payloads = vec![
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"Summary of the earlier conversation: the user is refactoring a parser.","encrypted_content":"EqQBCkYIBxgCKkD-opaque"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+    ];
+    payloads.extend(TEXT_BLOCK);
+    payloads.extend([END_TURN, STOP]);
+    let run = ANTHROPIC.sse(&body(&payloads));
+    assert_eq!(
+        compaction(&run),
+        &obj(
+            r#"{"type":"compaction","content":"Summary of the earlier conversation: the user is refactoring a parser.","encrypted_content":"EqQBCkYIBxgCKkD-opaque"}"#
+        )
+    );
+    assert_eq!(run.choice().content[1], Part::Text("Continuing.".into()));
+    assert_eq!(run.choice().text, "Continuing.", "the summary is not text");
+    assert_eq!(
+        run.message
+            .to_value()
+            .pointer("/choices/0/content/0/value/encrypted_content")
+            .and_then(Value::as_str),
+        Some("EqQBCkYIBxgCKkD-opaque")
+    );
+    assert!(run.message.complete);
+}
+
+/// Several deltas: the `content` pieces are appended, the last
+/// `encrypted_content` wins, a null member changes nothing.
+#[test]
+fn compaction_deltas_accumulate() {
+    let mut payloads = vec![
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"Summary: ","encrypted_content":null}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"a parser","encrypted_content":"E1"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":null,"encrypted_content":"E2"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"."}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+    ];
+    payloads.extend(TEXT_BLOCK);
+    payloads.extend([END_TURN, STOP]);
+    let run = ANTHROPIC.sse(&body(&payloads));
+    assert_eq!(
+        compaction(&run),
+        &obj(r#"{"type":"compaction","content":"Summary: a parser.","encrypted_content":"E2"}"#)
+    );
+}
+
+/// A `compaction_delta` whose block was never started (as text deltas
+/// without theirs): its block is made as the start would have made it.
+#[test]
+fn compaction_delta_without_block_start() {
+    let mut payloads = vec![
+        START,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"Summary.","encrypted_content":"E"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+    ];
+    payloads.extend(TEXT_BLOCK);
+    payloads.extend([END_TURN, STOP]);
+    let run = ANTHROPIC.sse(&body(&payloads));
+    assert_eq!(
+        compaction(&run),
+        &obj(r#"{"type":"compaction","content":"Summary.","encrypted_content":"E"}"#)
+    );
+    assert_eq!(run.choice().content.len(), 2);
+}
+
+/// A compaction delta goes to its own block's part, even when another
+/// raw block came after it.
+#[test]
+fn compaction_delta_reaches_its_block_after_another_raw_block() {
+    let payloads = [
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}"#,
+        r#"{"type":"content_block_start","index":1,"content_block":{"type":"redacted_thinking","data":"x"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"S","encrypted_content":"E"}}"#,
+        r#"{"type":"content_block_stop","index":1}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        END_TURN,
+        STOP,
+    ];
+    let run = ANTHROPIC.sse(&body(&payloads));
+    assert_eq!(
+        compaction(&run),
+        &obj(r#"{"type":"compaction","content":"S","encrypted_content":"E"}"#)
+    );
+    assert_eq!(
+        run.choice().content[1],
+        Part::Raw(obj(r#"{"type":"redacted_thinking","data":"x"}"#))
+    );
+}
+
+/// A compaction block the part limit refused: its deltas are dropped,
+/// never written into the raw part before it.
+#[test]
+fn refused_compaction_block_touches_no_other_part() {
+    use llmstream::providers::{Accumulator as _, MessageBuilder, ProviderLimits};
+    let limits = ProviderLimits {
+        max_parts: 1,
+        ..ProviderLimits::default()
+    };
+    let mut acc = anthropic::Accumulator::with_builder(MessageBuilder::with_limits(
+        Provider::Anthropic,
+        limits,
+    ));
+    for p in [
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"x"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"content_block_start","index":1,"content_block":{"type":"compaction","content":null}}"#,
+        r#"{"type":"content_block_delta","index":1,"delta":{"type":"compaction_delta","content":"S"}}"#,
+        r#"{"type":"content_block_delta","index":2,"delta":{"type":"compaction_delta","content":"T"}}"#,
+    ] {
+        acc.push("message", &obj(p));
+    }
+    let c = acc.message().choice().unwrap();
+    assert_eq!(
+        c.content,
+        [Part::Raw(obj(r#"{"type":"redacted_thinking","data":"x"}"#))]
+    );
+    assert!(acc.message().error.is_some(), "the refusal is reported");
 }

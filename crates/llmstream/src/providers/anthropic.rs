@@ -17,6 +17,11 @@
 //!   arrives is a non-empty start `input` used.
 //! - `signature_delta` is assigned, `citations_delta` appended to the text
 //!   part of its block.
+//! - A `compaction` block starts with `content` and `encrypted_content`
+//!   null; its `compaction_delta`s fill them in, in its raw part: the
+//!   `content` pieces are appended, the `encrypted_content` replaced (the
+//!   last wins), as the TypeScript SDK's `BetaMessageStream` does. The
+//!   block must go back as it ends, or the compacted context is lost.
 //! - `message_delta.usage` is cumulative: members present overwrite,
 //!   members absent keep their earlier value (`input_tokens` from
 //!   `message_start` survives a `message_delta` without it).
@@ -34,7 +39,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::{Value, View};
+use crate::json::{Map, Value, View};
 
 /// Anthropic streams have a single answer.
 const CHOICE: u64 = 0;
@@ -53,6 +58,10 @@ enum BlockKind {
         input: Option<Value>,
         fragments: bool,
     },
+    /// `compaction`: kept whole, its deltas filling in `content` and
+    /// `encrypted_content`. `part` is the position of its raw part in the
+    /// choice's content, once it has one.
+    Compaction { part: Option<usize> },
     /// Anything kept whole (`redacted_thinking`, `*_tool_result`, unknown
     /// types): its deltas, if any, are ignored.
     Raw,
@@ -208,6 +217,7 @@ impl Accumulator {
                 input: block.get("input").map(View::to_value),
                 fragments: false,
             },
+            "compaction" => BlockKind::Compaction { part: None },
             _ => BlockKind::Raw,
         };
         let mut state = Block {
@@ -253,6 +263,12 @@ impl Accumulator {
                 );
                 state.has_part = true;
             }
+            BlockKind::Compaction { .. } => {
+                state.kind = BlockKind::Compaction {
+                    part: self.raw_part(block.to_value()),
+                };
+                state.has_part = true;
+            }
             BlockKind::Raw => {
                 self.builder.raw_part(CHOICE, block.to_value());
                 state.has_part = true;
@@ -272,6 +288,7 @@ impl Accumulator {
                     input: None,
                     fragments: false,
                 },
+                "compaction_delta" => BlockKind::Compaction { part: None },
                 _ => return false,
             };
             if self.blocks.len() >= self.builder.limits().max_parts {
@@ -298,6 +315,10 @@ impl Accumulator {
         };
         let delta_type = get_str(delta, "type").unwrap_or("");
         if !self.ensure_block_for_delta(index, delta_type) {
+            return;
+        }
+        if delta_type == "compaction_delta" {
+            self.compaction_delta(index, delta);
             return;
         }
         let Some(block) = self.blocks.get_mut(&index) else {
@@ -371,6 +392,54 @@ impl Accumulator {
             }
             self.builder.tool_call_end(CHOICE, index);
         }
+    }
+
+    /// A `compaction_delta` folded into its block's raw part: `content`
+    /// appended (a null one becomes the first piece), `encrypted_content`
+    /// replaced.
+    fn compaction_delta<'v>(&mut self, index: u64, delta: impl View<'v>) {
+        let part = match self.blocks.get(&index).map(|b| &b.kind) {
+            Some(BlockKind::Compaction { part: Some(part) }) => Some(*part),
+            Some(BlockKind::Compaction { part: None }) => {
+                // A delta for a block never started: its part begins as
+                // the start block would have made it.
+                let mut start = Map::new();
+                start.push("type", Value::from("compaction"));
+                start.push("content", Value::Null);
+                start.push("encrypted_content", Value::Null);
+                let part = self.raw_part(Value::Object(start));
+                if let Some(block) = self.blocks.get_mut(&index) {
+                    block.kind = BlockKind::Compaction { part };
+                    block.has_part = true;
+                }
+                part
+            }
+            // A compaction delta in a block of another kind.
+            _ => None,
+        };
+        let Some(Value::Object(block)) = part.and_then(|p| self.builder.raw_part_at_mut(CHOICE, p))
+        else {
+            return;
+        };
+        if let Some(piece) = get_str(delta, "content") {
+            match block.get_mut("content") {
+                Some(Value::String(content)) => content.push_str(piece),
+                _ => {
+                    block.insert("content", Value::from(piece));
+                }
+            }
+        }
+        if let Some(encrypted) = get_str(delta, "encrypted_content") {
+            block.insert("encrypted_content", Value::from(encrypted));
+        }
+    }
+
+    /// Adds a raw part; its position, unless a limit refused it.
+    fn raw_part(&mut self, value: Value) -> Option<usize> {
+        let before = self.builder.last_part_position(CHOICE);
+        self.builder.raw_part(CHOICE, value);
+        let after = self.builder.last_part_position(CHOICE);
+        after.filter(|_| after != before)
     }
 
     fn message_delta<'v>(&mut self, payload: impl View<'v>) {
