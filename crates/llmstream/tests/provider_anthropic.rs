@@ -750,7 +750,11 @@ fn quirk_usage_is_cumulative() {
     assert_eq!(outputs, [Some(1), Some(20), Some(25)]);
     assert_eq!(run.choice().finish_reason.as_deref(), Some("stop_sequence"));
     assert_eq!(run.choice().finish, Some(FinishReason::Stop));
-    assert_eq!(run.choice().finish_details, None);
+    // Which stop sequence matched (`stop_details: null` is not kept).
+    assert_eq!(
+        run.choice().finish_details,
+        Some(obj(r#"{"stop_sequence":"END"}"#))
+    );
 }
 
 #[test]
@@ -944,6 +948,8 @@ fn hostile_payloads_do_not_panic() {
         r#"{"type":"content_block_delta","index":6,"delta":{"type":"compaction_delta","content":[],"encrypted_content":"e"}}"#,
         r#"{"type":"content_block_delta","index":7,"delta":{"type":"compaction_delta"}}"#,
         r#"{"type":"content_block_delta","index":6,"delta":{"type":"text_delta","text":"misplaced"}}"#,
+        r#"{"type":"message_delta","delta":{"stop_sequence":5,"stop_details":null}}"#,
+        r#"{"type":"message_delta","delta":{"stop_sequence":"S","stop_details":"odd"}}"#,
         r#"{"type":"message_delta","delta":"x","usage":[]}"#,
         r#"{"type":"message_delta","delta":{"stop_reason":5,"stop_details":[1]},"usage":{"output_tokens":1e400}}"#,
         r#"{"type":"error"}"#,
@@ -1116,6 +1122,70 @@ fn compaction_delta_reaches_its_block_after_another_raw_block() {
     assert_eq!(
         run.choice().content[1],
         Part::Raw(obj(r#"{"type":"redacted_thinking","data":"x"}"#))
+    );
+}
+
+const STOP_SEQUENCE_TEXT: [&str; 4] = [
+    r#"{"type":"message_start","message":{"id":"msg_q","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#,
+    r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Answer: 42"}}"#,
+    r#"{"type":"content_block_stop","index":0}"#,
+];
+
+/// anthropic_stop_sequence.sse: which stop sequence matched is kept.
+#[test]
+fn matched_stop_sequence_is_kept() {
+    let mut payloads = STOP_SEQUENCE_TEXT.to_vec();
+    payloads.extend([
+        r#"{"type":"message_delta","delta":{"stop_reason":"stop_sequence","stop_sequence":"</answer>"},"usage":{"output_tokens":5,"server_tool_use":{"web_search_requests":2}}}"#,
+        STOP,
+    ]);
+    let run = ANTHROPIC.sse(&body(&payloads));
+    let c = run.choice();
+    assert_eq!(c.finish_reason.as_deref(), Some("stop_sequence"));
+    assert_eq!(c.finish, Some(FinishReason::Stop));
+    assert_eq!(
+        c.finish_details,
+        Some(obj(r#"{"stop_sequence":"</answer>"}"#))
+    );
+    assert_eq!(
+        run.message
+            .to_value()
+            .pointer("/choices/0/finish_details/stop_sequence")
+            .and_then(Value::as_str),
+        Some("</answer>")
+    );
+    assert_eq!(run.usage(), (Some(10), Some(5), Some(15)));
+}
+
+/// `stop_details` and a stop sequence together: one object with both.
+#[test]
+fn stop_details_and_stop_sequence_together() {
+    let mut payloads = STOP_SEQUENCE_TEXT.to_vec();
+    payloads.extend([
+        r#"{"type":"message_delta","delta":{"stop_reason":"refusal","stop_sequence":"</answer>","stop_details":{"type":"refusal","category":"cyber"}},"usage":{"output_tokens":5}}"#,
+        STOP,
+    ]);
+    let run = ANTHROPIC.sse(&body(&payloads));
+    assert_eq!(
+        run.choice().finish_details,
+        Some(obj(
+            r#"{"stop_details":{"type":"refusal","category":"cyber"},"stop_sequence":"</answer>"}"#
+        ))
+    );
+    // Arriving in two message_deltas, they are kept together too.
+    let mut payloads = STOP_SEQUENCE_TEXT.to_vec();
+    payloads.extend([
+        r#"{"type":"message_delta","delta":{"stop_reason":null,"stop_details":{"type":"refusal"}},"usage":{"output_tokens":4}}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"refusal","stop_sequence":"END","stop_details":null},"usage":{"output_tokens":5}}"#,
+        STOP,
+    ]);
+    let run = ANTHROPIC.sse(&body(&payloads));
+    assert_eq!(
+        run.choice().finish_details,
+        Some(obj(
+            r#"{"stop_details":{"type":"refusal"},"stop_sequence":"END"}"#
+        ))
     );
 }
 

@@ -24,7 +24,14 @@
 //!   block must go back as it ends, or the compacted context is lost.
 //! - `message_delta.usage` is cumulative: members present overwrite,
 //!   members absent keep their earlier value (`input_tokens` from
-//!   `message_start` survives a `message_delta` without it).
+//!   `message_start` survives a `message_delta` without it). Its
+//!   `server_tool_use` (the web searches and fetches the server ran,
+//!   billed per request) is not kept: [`Usage`] has no member for it.
+//! - The choice's [`finish_details`](super::Choice::finish_details) say
+//!   more about the stop: `delta.stop_details` as sent (a refusal's
+//!   category), or `{"stop_sequence":S}` with the stop sequence that
+//!   matched; when a stream sends both,
+//!   `{"stop_details":D,"stop_sequence":S}`.
 //! - A `message_stop` while a block is still open (a tool call cut by
 //!   `max_tokens` inside its JSON, with no `content_block_stop`) leaves the
 //!   message incomplete; the call keeps its partial arguments.
@@ -87,6 +94,10 @@ pub struct Accumulator {
     /// which are in `cached_input_tokens` (read) and
     /// `cache_write_input_tokens` (written).
     usage: Usage,
+    /// `message_delta.delta.stop_details`, when one was sent (not null).
+    stop_details: Option<Value>,
+    /// `message_delta.delta.stop_sequence`: the stop sequence that matched.
+    stop_sequence: Option<String>,
     /// A protocol error was found: everything after it is ignored.
     broken: bool,
 }
@@ -109,6 +120,8 @@ impl Accumulator {
             builder,
             blocks: SortedMap::new(),
             usage: Usage::default(),
+            stop_details: None,
+            stop_sequence: None,
             broken: false,
         }
     }
@@ -444,11 +457,18 @@ impl Accumulator {
 
     fn message_delta<'v>(&mut self, payload: impl View<'v>) {
         let delta = payload.get("delta");
-        if let Some(details) = delta
+        let details = delta
             .and_then(|d| d.get("stop_details"))
-            .filter(|v| !v.is_null())
-        {
-            self.builder.finish_details(CHOICE, details.to_value());
+            .filter(|v| !v.is_null());
+        let sequence = delta.and_then(|d| get_str(d, "stop_sequence"));
+        if details.is_some() || sequence.is_some() {
+            if let Some(details) = details {
+                self.stop_details = Some(details.to_value());
+            }
+            if let Some(sequence) = sequence {
+                self.stop_sequence = Some(String::from(sequence));
+            }
+            self.builder.finish_details(CHOICE, self.finish_details());
         }
         if let Some(usage) = payload.get("usage") {
             self.update_usage(usage);
@@ -459,6 +479,25 @@ impl Accumulator {
             // `message_stop` after it may be lost (a body without its final
             // blank line drops the last event).
             self.message_stop();
+        }
+    }
+
+    /// The stop details and stop sequence kept, in the shape the module
+    /// documentation gives.
+    fn finish_details(&self) -> Value {
+        let sequence = self.stop_sequence.as_deref().map(Value::from);
+        match (self.stop_details.clone(), sequence) {
+            (Some(details), None) => details,
+            (details, sequence) => {
+                let mut m = Map::new();
+                if let Some(details) = details {
+                    m.push("stop_details", details);
+                }
+                if let Some(sequence) = sequence {
+                    m.push("stop_sequence", sequence);
+                }
+                Value::Object(m)
+            }
         }
     }
 
