@@ -181,9 +181,12 @@ fn incomplete_partial_json_response() {
     );
     assert!(call.arguments_text.ends_with("\n\"Filing taxes"));
     assert!(call.arguments_error.is_some());
+    assert!(call.ended);
     assert_eq!(c.finish_reason.as_deref(), Some("max_tokens"));
     assert_eq!(c.finish, Some(FinishReason::Length));
-    assert!(!run.message.complete, "no content_block_stop: incomplete");
+    // No content_block_stop for the cut call, but the provider ended the
+    // message (stop reason, message_stop): complete, as OpenAI's `length`.
+    assert!(run.message.complete);
     assert_eq!(run.usage(), (Some(450), Some(124), Some(574)));
 }
 
@@ -852,7 +855,11 @@ fn quirk_max_tokens_inside_tool_json() {
     );
     assert!(call.arguments_error.is_some());
     assert_eq!(run.choice().finish, Some(FinishReason::Length));
-    assert!(!run.message.complete, "a block never stopped: incomplete");
+    // The block was never stopped, but the provider ended the message:
+    // complete (the cut is in the finish and the call's arguments_error),
+    // as OpenAI Chat's `length` and Responses' `response.incomplete`.
+    assert!(run.message.complete, "message_stop seen: complete");
+    assert!(run.message.error.is_none());
     // The call still ends (with its partial arguments), before the finish.
     let names: Vec<&str> = run.events.iter().map(StreamEvent::name).collect();
     let end = names.iter().position(|n| *n == "tool_call_end").unwrap();
@@ -894,8 +901,9 @@ fn quirk_deltas_without_block_start() {
         .get(&1)
         .expect("call keyed by its index");
     assert_eq!(call.arguments, Some(obj(r#"{"a":1}"#)));
-    // Block 0 was never started nor stopped: not known to be whole.
-    assert!(!run.message.complete);
+    // Block 0 was never started nor stopped, but the provider ended the
+    // message.
+    assert!(run.message.complete);
 }
 
 #[test]
@@ -1187,6 +1195,40 @@ fn stop_details_and_stop_sequence_together() {
             r#"{"stop_details":{"type":"refusal"},"stop_sequence":"END"}"#
         ))
     );
+}
+
+/// anthropic_max_tokens_midcall_fixture.sse (the shape of the recording
+/// incomplete_partial_json_response.txt, here without the shared
+/// fixtures): `max_tokens` inside a tool call's JSON, its block never
+/// stopped, then `message_stop`. The message is complete, as OpenAI
+/// Chat's `length` and Responses' `response.incomplete` are; the cut is
+/// in the finish and the call's `arguments_error`.
+#[test]
+fn max_tokens_inside_a_tool_call_completes_the_message() {
+    let payloads = [
+        START,
+        r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01","name":"make_file","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}"#,
+        r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"filename\": \"taxes.txt\", \"lines_of_text\": [\n\"Filing taxes"}}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":124}}"#,
+        STOP,
+    ];
+    let run = ANTHROPIC.sse(&body(&payloads));
+    assert!(run.message.complete);
+    assert!(run.message.error.is_none());
+    assert_eq!(run.choice().finish, Some(FinishReason::Length));
+    let call = run.tool("toolu_01");
+    assert!(call.ended && call.arguments_error.is_some());
+    assert_eq!(
+        call.arguments,
+        Some(obj(
+            r#"{"filename":"taxes.txt","lines_of_text":["Filing taxes"]}"#
+        ))
+    );
+    // The same body cut before the stop reason is not complete.
+    let run = ANTHROPIC.sse(&body(&payloads[..4]));
+    assert!(!run.message.complete);
+    assert_eq!(run.choice().finish, None);
 }
 
 /// A compaction block the part limit refused: its deltas are dropped,

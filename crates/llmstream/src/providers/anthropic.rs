@@ -32,9 +32,13 @@
 //!   category), or `{"stop_sequence":S}` with the stop sequence that
 //!   matched; when a stream sends both,
 //!   `{"stop_details":D,"stop_sequence":S}`.
-//! - A `message_stop` while a block is still open (a tool call cut by
-//!   `max_tokens` inside its JSON, with no `content_block_stop`) leaves the
-//!   message incomplete; the call keeps its partial arguments.
+//! - The stop reason (or `message_stop`) completes the message, as every
+//!   wire's finish does, even with a block still open: a tool call cut by
+//!   `max_tokens` inside its JSON gets no `content_block_stop`. The call
+//!   then ends with its partial arguments and an `arguments_error`, and
+//!   the finish says `length`; the stream itself ended properly. (An
+//!   incomplete message is one the provider never finished: a body cut
+//!   short, or an `error` event.)
 //! - `ping` and unknown event types are ignored; `error` events are
 //!   recorded.
 
@@ -502,11 +506,10 @@ impl Accumulator {
     }
 
     fn message_stop(&mut self) {
-        // A block never stopped means the stream was cut inside it: the
-        // provider said "stop", but the content is not whole.
-        if self.blocks.is_empty() {
-            self.builder.complete();
-        }
+        // The provider ended the message. A block still open was cut (by
+        // `max_tokens`): its tool call ends with what it has, at the
+        // finish or at the end of the stream, and says it is cut short.
+        self.builder.complete();
     }
 
     fn stream_error<'v>(&mut self, payload: impl View<'v>) {
