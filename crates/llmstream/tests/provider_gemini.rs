@@ -757,6 +757,8 @@ fn hostile_payloads_do_not_panic() {
         r#"{"usageMetadata":{"promptTokenCount":-1,"totalTokenCount":1.5}}"#,
         r#"{"usageMetadata":[]}"#,
         r#"{"promptFeedback":{"blockReason":3}}"#,
+        r#"{"candidates":[],"promptFeedback":{"blockReason":""}}"#,
+        r#"{"candidates":null,"promptFeedback":{"blockReason":"OTHER"}}"#,
         r#"{"error":"string"}"#,
         r#"{"error":{"code":"x"}}"#,
         r#"[[{"candidates":[]}], 3, null]"#,
@@ -769,4 +771,56 @@ fn hostile_payloads_do_not_panic() {
     }
     acc.end_stream();
     let _ = acc.message().to_value().to_json();
+}
+
+// ---------------------------------------------------------------------------
+// Bodies from the provider audit (/tmp/audit-providers/cases), inline
+
+/// An SSE body of these payloads.
+fn body(payloads: &[&str]) -> Vec<u8> {
+    payloads
+        .iter()
+        .map(|p| format!("data: {p}\n\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// gemini_blocked_empty_candidates.sse: `candidates: []` with a block
+/// reason is the blocked prompt that has no `candidates` at all.
+#[test]
+fn prompt_blocked_with_empty_candidates() {
+    let run = GEMINI.sse(&body(&[
+        r#"{"candidates":[],"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH"}]},"usageMetadata":{"promptTokenCount":10,"totalTokenCount":10},"modelVersion":"gemini-2.5-flash"}"#,
+    ]));
+    let c = run.choice();
+    assert!(c.content.is_empty());
+    assert_eq!(c.finish_reason.as_deref(), Some("SAFETY"));
+    assert_eq!(c.finish, Some(FinishReason::ContentFilter));
+    assert!(run.message.complete);
+    assert_eq!(run.events_named("finish").len(), 1);
+    assert_eq!(usage_full(&run), (Some(10), None, Some(10), None));
+}
+
+/// gemini_block_unspecified.sse: the enum's default block reasons are
+/// not blocks; the candidate's own finish that follows is the finish.
+#[test]
+fn unspecified_block_reasons_are_not_blocks() {
+    for reason in ["BLOCK_REASON_UNSPECIFIED", "BLOCKED_REASON_UNSPECIFIED", ""] {
+        let early = format!(
+            r#"{{"promptFeedback":{{"blockReason":"{reason}","safetyRatings":[]}},"usageMetadata":{{"promptTokenCount":10,"totalTokenCount":10}},"modelVersion":"gemini-2.5-flash"}}"#
+        );
+        let run = GEMINI.sse(&body(&[&early]));
+        assert!(run.message.choices.is_empty(), "{reason:?}: no choice");
+        assert!(!run.message.complete, "{reason:?}: nothing finished");
+        let run = GEMINI.sse(&body(&[
+            &early,
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Fixture text."}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":3,"totalTokenCount":13},"modelVersion":"gemini-2.5-flash"}"#,
+        ]));
+        let c = run.choice();
+        assert_eq!(c.text, "Fixture text.", "{reason:?}");
+        assert_eq!(c.finish_reason.as_deref(), Some("STOP"), "{reason:?}");
+        assert_eq!(c.finish, Some(FinishReason::Stop), "{reason:?}");
+        assert_eq!(run.events_named("finish").len(), 1, "{reason:?}");
+        assert!(run.message.complete);
+    }
 }

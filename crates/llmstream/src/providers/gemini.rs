@@ -25,6 +25,11 @@
 //! - `usageMetadata` is a cumulative snapshot: the last one wins whole.
 //! - `finishReason: STOP` on a candidate that made function calls is
 //!   normalized to [`FinishReason::ToolCalls`].
+//! - A prompt blocked before any answer (`promptFeedback.blockReason`, and
+//!   no candidates: the member absent or `[]`) finishes choice 0 with the
+//!   block reason as its finish reason. The default values
+//!   `BLOCK_REASON_UNSPECIFIED`, `BLOCKED_REASON_UNSPECIFIED` and `""`
+//!   are not blocks (as vercel/ai reads them): they finish nothing.
 
 use alloc::format;
 use alloc::string::String;
@@ -108,11 +113,21 @@ impl Accumulator {
         for (index, candidate) in finishes {
             self.finish(index, candidate);
         }
-        // A prompt blocked before any answer: no candidates, a reason.
+        // A prompt blocked before any answer: no candidates (none sent, or
+        // `[]`), a reason that is not the enum's default.
         let blocked = payload
             .get("promptFeedback")
-            .and_then(|f| get_str(f, "blockReason"));
-        if let (Some(reason), None) = (blocked, payload.get("candidates")) {
+            .and_then(|f| get_str(f, "blockReason"))
+            .filter(|r| {
+                !matches!(
+                    *r,
+                    "" | "BLOCK_REASON_UNSPECIFIED" | "BLOCKED_REASON_UNSPECIFIED"
+                )
+            });
+        let no_candidates = payload
+            .get("candidates")
+            .map_or(true, |c| c.elements().next().is_none());
+        if let Some(reason) = blocked.filter(|_| no_candidates) {
             self.builder.role(0, "assistant");
             let finished = self.candidates.get(&0).is_some_and(|c| c.finished);
             if self.builder.has_choice(0) && !finished {
