@@ -759,6 +759,9 @@ fn hostile_payloads_do_not_panic() {
         r#"{"promptFeedback":{"blockReason":3}}"#,
         r#"{"candidates":[],"promptFeedback":{"blockReason":""}}"#,
         r#"{"candidates":null,"promptFeedback":{"blockReason":"OTHER"}}"#,
+        r#"{"candidates":[{"groundingMetadata":5},{"index":1,"groundingMetadata":null}]}"#,
+        r#"{"candidates":[{"groundingMetadata":{"groundingChunks":"x"}},{"index":2,"groundingMetadata":[1]}]}"#,
+        r#"{"candidates":[{"groundingMetadata":{"groundingChunks":[]}}]}"#,
         r#"{"error":"string"}"#,
         r#"{"error":{"code":"x"}}"#,
         r#"[[{"candidates":[]}], 3, null]"#,
@@ -823,4 +826,92 @@ fn unspecified_block_reasons_are_not_blocks() {
         assert_eq!(run.events_named("finish").len(), 1, "{reason:?}");
         assert!(run.message.complete);
     }
+}
+
+const GROUNDING: &str = r#"{"webSearchQueries":["euro 2024 winner"],"searchEntryPoint":{"renderedContent":"<div>...</div>"},"groundingChunks":[{"web":{"uri":"https://vertexaisearch.cloud.google.com/grounding-api-redirect/abc","title":"uefa.com"}}],"groundingSupports":[{"segment":{"startIndex":0,"endIndex":20,"text":"Spain won Euro 2024."},"groundingChunkIndices":[0],"confidenceScores":[0.9]}]}"#;
+
+/// The grounding citations of the text part at `position`.
+fn groundings(run: &Run, position: usize) -> Vec<&Value> {
+    run.choice()
+        .citations
+        .get(&position)
+        .map(|list| {
+            list.iter()
+                .filter_map(|c| c.get("groundingMetadata"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// gemini_grounding.sse: Google Search grounding is kept whole, as a
+/// citation of the text it grounds.
+#[test]
+fn grounding_metadata_is_kept_as_a_citation() {
+    let last = format!(
+        r#"{{"candidates":[{{"content":{{"parts":[{{"text":""}}],"role":"model"}},"finishReason":"STOP","index":0,"groundingMetadata":{GROUNDING}}}],"usageMetadata":{{"promptTokenCount":10,"candidatesTokenCount":6,"totalTokenCount":16}},"modelVersion":"gemini-2.5-flash","responseId":"r1"}}"#
+    );
+    let run = GEMINI.sse(&body(&[
+        r#"{"candidates":[{"content":{"parts":[{"text":"Spain won Euro 2024."}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":5,"totalTokenCount":15},"modelVersion":"gemini-2.5-flash","responseId":"r1"}"#,
+        &last,
+    ]));
+    let c = run.choice();
+    assert_eq!(c.content, [Part::Text("Spain won Euro 2024.".into())]);
+    assert_eq!(groundings(&run, 0), [&obj(GROUNDING)]);
+    assert_eq!(c.citations.values().map(Vec::len).sum::<usize>(), 1);
+    let v = run.message.to_value();
+    assert_eq!(
+        v.pointer("/choices/0/content/0/citations/0/groundingMetadata/groundingChunks/0/web/title")
+            .and_then(Value::as_str),
+        Some("uefa.com")
+    );
+    assert_eq!(
+        v.pointer("/choices/0/content/0/citations/0/groundingMetadata/webSearchQueries/0")
+            .and_then(Value::as_str),
+        Some("euro 2024 winner")
+    );
+    assert_eq!(c.finish, Some(FinishReason::Stop));
+    assert!(run.message.complete);
+}
+
+/// Gemini sends the metadata again, grown, on later chunks: the latest is
+/// kept, once, where the first one went; an empty one changes nothing.
+#[test]
+fn repeated_grounding_metadata_is_kept_once() {
+    let first = r#"{"webSearchQueries":["q"],"groundingChunks":[{"web":{"uri":"https://a.example","title":"a"}}],"groundingSupports":[{"segment":{"startIndex":0,"endIndex":2,"text":"A."},"groundingChunkIndices":[0]}]}"#;
+    let grown = r#"{"webSearchQueries":["q"],"groundingChunks":[{"web":{"uri":"https://a.example","title":"a"}},{"web":{"uri":"https://b.example","title":"b"}}],"groundingSupports":[{"segment":{"startIndex":0,"endIndex":2,"text":"A."},"groundingChunkIndices":[0]},{"segment":{"startIndex":3,"endIndex":5,"text":"B."},"groundingChunkIndices":[1]}]}"#;
+    let chunk = |text: &str, metadata: &str, finish: &str| {
+        format!(
+            r#"{{"candidates":[{{"content":{{"parts":[{{"text":"{text}"}}],"role":"model"}},"index":0{finish},"groundingMetadata":{metadata}}}]}}"#
+        )
+    };
+    let payloads = [
+        chunk("A.", first, ""),
+        chunk(" B.", grown, ""),
+        chunk("", "{}", ""),
+        chunk("", grown, r#","finishReason":"STOP""#),
+    ];
+    let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+    let run = GEMINI.sse(&body(&payloads));
+    assert_eq!(run.choice().content, [Part::Text("A. B.".into())]);
+    assert_eq!(groundings(&run, 0), [&obj(grown)]);
+    assert_eq!(run.choice().citations.len(), 1);
+}
+
+/// Grounding that comes after a function call (no text part is the
+/// latest) starts the text part it then stays on.
+#[test]
+fn grounding_after_a_function_call() {
+    let run = GEMINI.sse(&body(&[
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}],"role":"model"}}]}"#,
+        &format!(
+            r#"{{"candidates":[{{"content":{{"parts":[{{"text":"Spain."}}],"role":"model"}},"groundingMetadata":{GROUNDING}}}]}}"#
+        ),
+        &format!(
+            r#"{{"candidates":[{{"content":{{"parts":[{{"text":" Yes."}}],"role":"model"}},"finishReason":"STOP","groundingMetadata":{GROUNDING}}}]}}"#
+        ),
+    ]));
+    assert_eq!(kinds(&run), ["tool_call", "text"]);
+    assert_eq!(run.choice().text, "Spain. Yes.");
+    assert_eq!(groundings(&run, 1), [&obj(GROUNDING)]);
+    assert_eq!(run.choice().citations.len(), 1);
 }

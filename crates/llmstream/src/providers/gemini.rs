@@ -30,6 +30,16 @@
 //!   block reason as its finish reason. The default values
 //!   `BLOCK_REASON_UNSPECIFIED`, `BLOCKED_REASON_UNSPECIFIED` and `""`
 //!   are not blocks (as vercel/ai reads them): they finish nothing.
+//! - `groundingMetadata` (Google Search grounding: `webSearchQueries`,
+//!   `groundingChunks`, `groundingSupports`, `searchEntryPoint`) is kept
+//!   whole, as sent, as one citation `{"groundingMetadata":…}` of the
+//!   candidate's text (on its latest text part when it first comes): the
+//!   sources and the supports that tie them to the answer's text, and
+//!   the search entry point Google's terms require to be shown with a
+//!   grounded answer. It is not a content part: it is no `Part` Gemini
+//!   takes back in `contents`, so the parts can be sent on as they are.
+//!   Gemini sends it again, grown, on later chunks: the latest replaces
+//!   the one kept, which stays where it was, so it is there once.
 
 use alloc::format;
 use alloc::string::String;
@@ -40,7 +50,7 @@ use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Provider, Usage,
 };
-use crate::json::{Value, View};
+use crate::json::{Map, Value, View};
 
 /// Folds Gemini payloads into a message.
 #[derive(Debug, Clone)]
@@ -59,6 +69,10 @@ struct Candidate {
     open: Option<OpenCall>,
     /// Whether the candidate finished (later finish reasons are ignored).
     finished: bool,
+    /// Where its `groundingMetadata` citation is: the position of the
+    /// text part in the content, and its index among that part's
+    /// citations.
+    grounding: Option<(usize, usize)>,
 }
 
 #[derive(Debug, Clone)]
@@ -101,6 +115,9 @@ impl Accumulator {
                 let index = get_u64(candidate, "index").unwrap_or(0);
                 if !self.candidate(index, candidate) {
                     continue;
+                }
+                if let Some(metadata) = candidate.get("groundingMetadata") {
+                    self.grounding(index, metadata);
                 }
                 if get_str(candidate, "finishReason").is_some() {
                     finishes.push((index, candidate));
@@ -198,6 +215,42 @@ impl Accumulator {
         // inlineData, executableCode, codeExecutionResult, functionResponse,
         // fileData, and whatever comes next: kept as sent.
         self.builder.raw_part(choice, part.to_value());
+    }
+
+    /// A candidate's `groundingMetadata`: its citation is added the first
+    /// time, replaced by the later ones.
+    fn grounding<'v>(&mut self, choice: u64, metadata: impl View<'v>) {
+        // `null` or `{}` (sent on chunks that ground nothing) says nothing.
+        if metadata.members().next().is_none() {
+            return;
+        }
+        let mut wrapped = Map::new();
+        wrapped.push("groundingMetadata", metadata.to_value());
+        let citation = Value::Object(wrapped);
+        let kept = self.candidates.get(&choice).and_then(|c| c.grounding);
+        if let Some((position, index)) = kept {
+            let slot = self
+                .builder
+                .citations_at_mut(choice, position)
+                .and_then(|list| list.get_mut(index));
+            if let Some(slot) = slot {
+                *slot = citation;
+            }
+            return;
+        }
+        self.builder.citation(choice, citation);
+        // Where it went (nowhere if the part limit refused a text part).
+        let at = self
+            .builder
+            .last_part_position(choice)
+            .and_then(|position| {
+                let c = self.builder.message().choices.get(&choice)?;
+                let index = c.citations.get(&position)?.len().checked_sub(1)?;
+                Some((position, index))
+            });
+        if let Some(state) = self.candidates.get_mut(&choice) {
+            state.grounding = at;
+        }
     }
 
     /// One `functionCall` member; the key of the call it concerns.
