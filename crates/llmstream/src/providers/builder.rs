@@ -297,16 +297,6 @@ impl MessageBuilder {
         }
     }
 
-    /// The latest content part of `choice` if it is a kept block, to
-    /// update in place as the provider streams it in pieces (OpenAI Chat
-    /// `delta.audio`).
-    pub fn last_raw_part_mut(&mut self, choice: u64) -> Option<&mut Value> {
-        match self.message.choices.get_mut(&choice)?.content.last_mut()? {
-            Part::Raw(value) => Some(value),
-            _ => None,
-        }
-    }
-
     /// Appends log probabilities.
     pub fn logprobs(&mut self, choice: u64, items: impl IntoIterator<Item = Value>) {
         if let Some(c) = self.choice(choice) {
@@ -690,7 +680,8 @@ impl MessageBuilder {
     }
 
     /// Keeps the provider's explanation of a finish (Anthropic's
-    /// `stop_details`, Gemini's `finishMessage`) on the choice.
+    /// `stop_details` and stop sequence, Gemini's `finishMessage`) on the
+    /// choice, replacing what was kept.
     pub fn finish_details(&mut self, choice: u64, details: Value) {
         if let Some(c) = self.choice(choice) {
             c.finish_details = Some(details);
@@ -708,7 +699,8 @@ impl MessageBuilder {
 
     /// The kept block at `position` in `choice`'s content, to update in
     /// place as the wire fills it in (Anthropic's `compaction` block,
-    /// whose `compaction_delta`s carry its summary); `None` if that part
+    /// whose `compaction_delta`s carry its summary; OpenAI Chat's audio);
+    /// `None` if that part
     /// is not a raw one. In place, so that a block growing over many
     /// deltas costs each delta's size, not the block's.
     pub fn raw_part_at_mut(&mut self, choice: u64, position: usize) -> Option<&mut Value> {

@@ -60,8 +60,10 @@ pub struct Choice {
     /// of every phase is in [`Choice::text`], as in the SDK's
     /// `output_text`.
     pub phases: SortedMap<usize, String>,
-    /// The provider's explanation of the finish, when it sends one
-    /// (Anthropic `stop_details`, Gemini `finishMessage`).
+    /// The provider's explanation of the finish, when it sends one:
+    /// Anthropic's `stop_details` and the `stop_sequence` that matched
+    /// (shapes in [`anthropic`](super::anthropic)), Gemini's
+    /// `finishMessage`.
     pub finish_details: Option<Value>,
 }
 

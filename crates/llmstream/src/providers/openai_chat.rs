@@ -213,27 +213,32 @@ impl Accumulator {
         self.call_fragment(choice, key, header, arguments);
     }
 
+    /// The audio block being streamed: the latest part of `choice`, if it
+    /// is one.
+    fn audio_block(&mut self, choice: u64) -> Option<&mut Map> {
+        let last = self.builder.last_part_position(choice)?;
+        match self.builder.raw_part_at_mut(choice, last)? {
+            Value::Object(block) if block.get("type").and_then(Value::as_str) == Some("audio") => {
+                Some(block)
+            }
+            _ => None,
+        }
+    }
+
     /// Audio replies stream their transcript and their audio data (both
     /// base64 and text in pieces) in `delta.audio`: kept as one block,
     /// `{"type":"audio","id":…,"transcript":…,"data":…,"expires_at":…}`,
     /// its strings concatenated as the SDK does.
     fn audio<'v>(&mut self, choice: u64, audio: impl View<'v>) {
-        let open = self
-            .builder
-            .last_raw_part_mut(choice)
-            .is_some_and(|part| part.get("type").and_then(Value::as_str) == Some("audio"));
-        if !open {
+        if self.audio_block(choice).is_none() {
             let mut block = Map::new();
             block.push("type", Value::from("audio"));
             self.builder.raw_part(choice, Value::Object(block));
         }
         // (Not there if a limit refused it.)
-        let Some(Value::Object(block)) = self.builder.last_raw_part_mut(choice) else {
+        let Some(block) = self.audio_block(choice) else {
             return;
         };
-        if block.get("type").and_then(Value::as_str) != Some("audio") {
-            return;
-        }
         for (key, value) in audio.members() {
             match (block.get_mut(key), value.as_str()) {
                 (Some(Value::String(held)), Some(more)) if key != "id" => held.push_str(more),
