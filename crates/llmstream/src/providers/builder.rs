@@ -7,14 +7,14 @@
 //! normalized [`StreamEvent`]s. It depends on no JSON library: callers pass
 //! plain strings and numbers.
 
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::boxed::Box;
+use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::format;
 use alloc::string::String;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::event::{FinishReason, StreamEvent, Usage};
 use super::message::{Choice, ErrorInfo, Message, Part, ToolCall};
-use super::sorted_map::SortedMap;
 use super::Provider;
 use crate::json::Value;
 
@@ -78,7 +78,15 @@ impl Flow {
 pub struct MessageBuilder {
     message: Message,
     events: VecDeque<StreamEvent>,
-    arguments: SortedMap<(u64, u64), ArgumentStream>,
+    /// Each call's argument stream, by (choice, call). A tree, not a
+    /// sorted vector: a stream may announce its calls in any order (up to
+    /// the limits' 131,072), and inserting before many would move them
+    /// all. Boxed, so that a node holds keys and pointers, not 336-byte
+    /// streams: a stream with one call allocates no more than before.
+    arguments: BTreeMap<(u64, u64), Box<ArgumentStream>>,
+    /// The calls not ended yet: a finish or the end of the stream ends
+    /// these without going through the ones that ended long ago.
+    open: BTreeSet<(u64, u64)>,
     limits: ProviderLimits,
     started: bool,
     /// Choices whose next text starts a new content part.
@@ -98,7 +106,8 @@ impl MessageBuilder {
         MessageBuilder {
             message: Message::new(provider),
             events: VecDeque::new(),
-            arguments: SortedMap::new(),
+            arguments: BTreeMap::new(),
+            open: BTreeSet::new(),
             limits,
             started: false,
             part_break: BTreeMap::new(),
@@ -131,7 +140,7 @@ impl MessageBuilder {
     /// text once, as the call's [`ToolCall::arguments_text`](super::ToolCall::arguments_text)
     /// (see [`MessageBuilder::tool_call_text`]).
     pub fn argument_stream(&self, choice: u64, call: u64) -> Option<&ArgumentStream> {
-        self.arguments.get(&(choice, call))
+        self.arguments.get(&(choice, call)).map(|s| &**s)
     }
 
     fn emit(&mut self, event: StreamEvent) {
@@ -362,7 +371,8 @@ impl MessageBuilder {
             c.content.push(Part::ToolCall(call));
         }
         arguments.drop_text();
-        self.arguments.insert((choice, call), arguments);
+        self.arguments.insert((choice, call), Box::new(arguments));
+        self.open.insert((choice, call));
         self.emit(StreamEvent::ToolCallStart {
             choice,
             call,
@@ -464,7 +474,7 @@ impl MessageBuilder {
             tc.arguments_error = arguments.error().map(|e| format!("{e}"));
             tc.arguments = Some(value);
         }
-        self.arguments.insert((choice, call), arguments);
+        self.arguments.insert((choice, call), Box::new(arguments));
     }
 
     /// The provider began another message in the same stream after saying
@@ -490,6 +500,7 @@ impl MessageBuilder {
         if stream.is_ended() {
             return;
         }
+        self.open.remove(&(choice, call));
         let Some(tc) = self
             .message
             .choices
@@ -517,12 +528,7 @@ impl MessageBuilder {
     /// Ends every tool call still open (at a finish, or the end of the
     /// stream), in key order.
     pub fn end_tool_calls(&mut self) {
-        let open: alloc::vec::Vec<(u64, u64)> = self
-            .arguments
-            .iter()
-            .filter(|(_, s)| !s.is_ended())
-            .map(|(k, _)| *k)
-            .collect();
+        let open: alloc::vec::Vec<(u64, u64)> = self.open.iter().copied().collect();
         for (choice, call) in open {
             self.tool_call_end(choice, call);
         }
@@ -531,10 +537,9 @@ impl MessageBuilder {
     /// Ends the open tool calls of one choice.
     pub fn end_tool_calls_of(&mut self, choice: u64) {
         let open: alloc::vec::Vec<u64> = self
-            .arguments
-            .iter()
-            .filter(|((c, _), s)| *c == choice && !s.is_ended())
-            .map(|((_, call), _)| *call)
+            .open
+            .range((choice, 0)..=(choice, u64::MAX))
+            .map(|&(_, call)| call)
             .collect();
         for call in open {
             self.tool_call_end(choice, call);
