@@ -835,3 +835,27 @@ fn synthetic_audio_reply_is_kept() {
     assert_eq!(choice.text, "", "the transcript is not answer text");
     assert_finish(&o, 0, "stop", FinishReason::Stop);
 }
+
+/// Calls announced from the highest index down (each insertion before all
+/// the others: it used to move them all) are all kept, each ended once by
+/// the finish.
+#[test]
+fn calls_in_descending_index_order() {
+    let mut body = String::new();
+    for i in (0..300).rev() {
+        body.push_str(&format!(
+            "data: {{\"id\":\"d\",\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":{i},\"id\":\"c{i}\",\"function\":{{\"name\":\"f\",\"arguments\":\"{{\\\"n\\\":{i}}}\"}}}}]}}}}]}}\n\n"
+        ));
+    }
+    body.push_str(
+        "data: {\"id\":\"d\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n",
+    );
+    let o = CHAT.sse(body.as_bytes());
+    let keys: Vec<u64> = o.choice().tool_calls.keys().copied().collect();
+    assert_eq!(keys, (0..300).collect::<Vec<u64>>());
+    for i in [0, 1, 150, 299] {
+        assert_call(&o, 0, i, &format!("c{i}"), "f", &format!(r#"{{"n":{i}}}"#));
+    }
+    assert_eq!(o.events_named("tool_call_end").len(), 300);
+    assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
+}
