@@ -859,3 +859,18 @@ fn calls_in_descending_index_order() {
     assert_eq!(o.events_named("tool_call_end").len(), 300);
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
 }
+
+/// A custom call whose first fragment says only `type: "custom"` (its
+/// `custom` object comes next): still free text, not JSON with an error.
+#[test]
+fn synthetic_custom_tool_call_header_first() {
+    let o = CHAT.synthetic("chat_custom_header_first.sse");
+    let tc = o.call(0, 0);
+    assert_eq!(
+        (tc.id.as_str(), tc.name.as_str()),
+        ("call_abc", "apply_patch")
+    );
+    assert_eq!(tc.kind.as_deref(), Some("custom"));
+    assert_eq!(tc.arguments_error, None);
+    assert_eq!(tc.arguments, Some(Value::from(tc.arguments_text.as_str())));
+}

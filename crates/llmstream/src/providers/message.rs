@@ -52,7 +52,10 @@ pub struct Choice {
     /// Log probabilities, appended as they came (OpenAI `logprobs.content`).
     pub logprobs: Vec<Value>,
     /// Citations, by the position in [`Choice::content`] of the text part
-    /// they support (Anthropic `citations_delta`), in arrival order.
+    /// they support, in arrival order, each as its wire sent it: Anthropic
+    /// `citations_delta`, OpenAI Chat `delta.annotations` and Responses
+    /// annotations (`url_citation`, `file_citation`, …), Gemini's
+    /// `{"groundingMetadata":…}`.
     pub citations: SortedMap<usize, Vec<Value>>,
     /// The phase of a text part, by its position in [`Choice::content`]
     /// (OpenAI Responses `phase`: `commentary` for a preamble between tool

@@ -197,12 +197,15 @@ impl Accumulator {
         // A custom tool (free-text input) sends `custom: {name, input}`
         // where a function sends `function: {name, arguments}`; its
         // continuations say only `custom: {input}`.
+        let kind = get_str(call, "type");
         let (body, text, json) = match custom_of(call) {
             Some(custom) => (Some(custom), "input", false),
-            None => (call.get("function"), "arguments", true),
+            // A header that says `custom` before any `custom` object
+            // (a proxy splitting the first fragment) still means text.
+            None => (call.get("function"), "arguments", kind != Some("custom")),
         };
         let name = body.and_then(|f| get_str(f, "name"));
-        let kind = get_str(call, "type").or((!json).then_some("custom"));
+        let kind = kind.or((!json).then_some("custom"));
         let arguments = body.and_then(|f| f.get(text));
         let header = Header {
             id,
@@ -428,8 +431,6 @@ impl Accumulator {
     }
 }
 
-/// `stop`, `length`, `tool_calls` / `function_call`, `content_filter`;
-/// anything else (gateways invent their own) is `Other`.
 /// What a tool-call fragment says of its call, besides its arguments.
 struct Header<'a> {
     id: Option<&'a str>,
@@ -446,6 +447,8 @@ fn custom_of<'v, V: View<'v>>(call: V) -> Option<V> {
     call.get("custom").filter(|c| c.is_object())
 }
 
+/// `stop`, `length`, `tool_calls` / `function_call`, `content_filter`;
+/// anything else (gateways invent their own) is `Other`.
 fn normalize(reason: &str) -> FinishReason {
     match reason {
         "stop" => FinishReason::Stop,
