@@ -63,13 +63,16 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) | Err(Failure::OutputClosed) => ExitCode::SUCCESS,
-        Err(Failure::Input(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(1)
-        }
-        Err(Failure::Usage(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
-        }
+        Err(Failure::Input(msg)) => report(&msg, 1),
+        Err(Failure::Usage(msg)) => report(&msg, 2),
     }
+}
+
+/// Writes `error: msg` to stderr and gives the exit code. An unwritable
+/// stderr (a full disk, a closed pipe) changes nothing but the message
+/// (`eprintln!` would panic, exit 101).
+fn report(msg: &str, code: u8) -> ExitCode {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "error: {msg}");
+    ExitCode::from(code)
 }

@@ -239,3 +239,26 @@ fn output_that_cannot_be_written_is_an_error() {
     );
     fails_on_a_full_disk(&["accumulate", "--live"], body.as_bytes());
 }
+
+/// An error that cannot be reported (stderr on a full disk) still exits
+/// with its code, not with a panic's 101.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_stderr_keeps_the_exit_code() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let output = Command::new(BIN)
+        .arg("json")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().expect("stdin").write_all(b"[1 2")?;
+            child.wait_with_output()
+        })
+        .expect("run llmstream");
+    assert_eq!(output.status.code(), Some(1));
+}
