@@ -373,9 +373,15 @@ impl<W: Write> LiveView<W> {
     /// be written.
     pub fn render(&mut self, builder: Option<&MessageBuilder>) -> Result<(), Failure> {
         if self.fancy {
-            if let (Some(active), Some(builder)) = (self.active.as_ref(), builder) {
-                if active.dirty {
+            if let (Some(active), Some(builder)) = (self.active.as_mut(), builder) {
+                if active.dirty && active.too_tall {
+                    // Shown when complete: nothing to draw, nor to copy
+                    // (a copy of the whole value per piece was quadratic).
+                    active.dirty = false;
+                } else if active.dirty {
                     let (choice, call) = (active.choice, active.call);
+                    // It fitted on the screen at the last piece: a copy
+                    // as small as the screen and this piece.
                     let value = builder.arguments(choice, call).cloned();
                     self.redraw(value.as_ref(), Drawing::Streaming);
                     if let Some(active) = self.active.as_mut() {
