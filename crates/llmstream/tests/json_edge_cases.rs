@@ -1557,3 +1557,48 @@ fn a_feed_stops_at_the_byte_that_failed() {
         );
     }
 }
+
+/// A string deep inside arrays and objects, fed with events a byte at a
+/// time: each piece's delta is that byte (the open string is read in one
+/// step through its container's kept address, not by walking down from
+/// the root for every piece), and the value ends whole.
+#[test]
+fn deep_string_deltas_piece_by_piece() {
+    let depth = 300;
+    let mut head = String::new();
+    for level in 0..depth {
+        head.push_str(if level % 2 == 0 { "[" } else { "{\"k\":" });
+    }
+    head.push('"');
+    let options = Options::new().limits(Limits::unlimited(depth + 1));
+    let mut parser = Parser::with_options(options);
+    let mut feed = parser.feed(head.as_bytes());
+    while let Some(event) = feed.next_event() {
+        event.expect("valid");
+    }
+    drop(feed);
+    for c in "deep text, ünïcode".chars() {
+        let mut bytes = [0; 4];
+        let mut deltas = String::new();
+        for (i, byte) in c.encode_utf8(&mut bytes).bytes().enumerate() {
+            let piece = [byte];
+            let mut feed = parser.feed(&piece);
+            while let Some(event) = feed.next_event() {
+                match event.expect("valid").kind {
+                    EventKind::StringDelta(text) => deltas.push_str(text),
+                    other => panic!("{other:?} at byte {i} of {c:?}"),
+                }
+            }
+        }
+        assert_eq!(deltas, c.to_string());
+    }
+    let mut value = parser.snapshot().expect("a snapshot");
+    for level in 0..depth {
+        value = if level % 2 == 0 {
+            &value[0]
+        } else {
+            &value["k"]
+        };
+    }
+    assert_eq!(value, &Value::from("deep text, ünïcode"));
+}

@@ -39,12 +39,14 @@ pub(super) struct LiveValue {
 }
 
 // SAFETY: the pointers in `open` point into the tree `root` owns and are
-// only followed through `&mut self`, so sending or sharing a `LiveValue`
-// is sending or sharing an `Option<Value>` (which is `Send` and `Sync`);
-// `parser_is_send_and_sync` checks the parser still is.
+// followed to write only through `&mut self` (and to read, by
+// `string_at`, through `&self`, as `root` itself is read), so sending or
+// sharing a `LiveValue` is sending or sharing an `Option<Value>` (which
+// is `Send` and `Sync`); `parser_is_send_and_sync` checks the parser
+// still is.
 #[allow(unsafe_code)]
 unsafe impl Send for LiveValue {}
-// SAFETY: as above: `&LiveValue` only reads `root`.
+// SAFETY: as above: `&LiveValue` only reads the tree.
 #[allow(unsafe_code)]
 unsafe impl Sync for LiveValue {}
 
@@ -160,6 +162,31 @@ impl LiveValue {
             }
         };
         match slot {
+            Value::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The value at `depth` if it is a string, read in one step through
+    /// the kept address of its container; `None` when that is not kept
+    /// (depth 0 or 1, or a container just opened), for the caller to walk
+    /// down from the root. Reading the open string's text this way costs
+    /// the same at any depth (walking down costs a step per level, for
+    /// every piece of a string fed with events).
+    #[inline]
+    pub(super) fn string_at(&self, depth: usize) -> Option<&String> {
+        let parent = depth.checked_sub(1)?;
+        let at = *self.open.get(parent.checked_sub(1)?)?;
+        // SAFETY: `at` is valid by `open`'s invariant, and `&self` is held:
+        // nothing can change the tree while the shared reference lives.
+        #[allow(unsafe_code)]
+        let container = unsafe { &*at.as_ptr() };
+        let child = match container {
+            Value::Array(items) => items.last(),
+            Value::Object(map) => map.iter().next_back().map(|(_, v)| v),
+            _ => None,
+        };
+        match child? {
             Value::String(text) => Some(text),
             _ => None,
         }

@@ -361,6 +361,9 @@ impl Parser {
         if self.opts.keep != Keep::Live {
             return &self.text;
         }
+        if let Some(text) = self.root.string_at(depth) {
+            return text;
+        }
         match descend_ref(self.live_root(depth), depth) {
             Some(Value::String(text)) => text,
             _ => "",
