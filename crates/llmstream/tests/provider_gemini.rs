@@ -915,3 +915,34 @@ fn grounding_after_a_function_call() {
     assert_eq!(groundings(&run, 1), [&obj(GROUNDING)]);
     assert_eq!(run.choice().citations.len(), 1);
 }
+
+/// Grounding that comes after a function call attaches to the text before
+/// the call, not to a new empty text part (Gemini rejects one sent back);
+/// with no text at all it is a raw part, replaced in place when it grows.
+#[test]
+fn grounding_adds_no_empty_text_part() {
+    let run = GEMINI.sse(&body(&[
+        r#"{"candidates":[{"content":{"parts":[{"text":"Looking up."}],"role":"model"}}]}"#,
+        &format!(
+            r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"name":"f","args":{{}}}}}}],"role":"model"}},"finishReason":"STOP","groundingMetadata":{GROUNDING}}}]}}"#
+        ),
+    ]));
+    assert_eq!(kinds(&run), ["text", "tool_call"]);
+    assert_eq!(groundings(&run, 0), [&obj(GROUNDING)]);
+
+    let small = r#"{"webSearchQueries":["q"]}"#;
+    let run = GEMINI.sse(&body(&[
+        &format!(
+            r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"name":"f","args":{{}}}}}}],"role":"model"}},"groundingMetadata":{small}}}]}}"#
+        ),
+        &format!(
+            r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"name":"g","args":{{}}}}}}],"role":"model"}},"finishReason":"STOP","groundingMetadata":{GROUNDING}}}]}}"#
+        ),
+    ]));
+    assert_eq!(kinds(&run), ["tool_call", "raw", "tool_call"]);
+    assert_eq!(
+        run.choice().content[1],
+        Part::Raw(obj(&format!(r#"{{"groundingMetadata":{GROUNDING}}}"#)))
+    );
+    assert!(run.choice().citations.is_empty());
+}

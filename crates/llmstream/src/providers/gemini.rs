@@ -33,13 +33,16 @@
 //! - `groundingMetadata` (Google Search grounding: `webSearchQueries`,
 //!   `groundingChunks`, `groundingSupports`, `searchEntryPoint`) is kept
 //!   whole, as sent, as one citation `{"groundingMetadata":…}` of the
-//!   candidate's text (on its latest text part when it first comes): the
-//!   sources and the supports that tie them to the answer's text, and
-//!   the search entry point Google's terms require to be shown with a
-//!   grounded answer. It is not a content part: it is no `Part` Gemini
-//!   takes back in `contents`, so the parts can be sent on as they are.
-//!   Gemini sends it again, grown, on later chunks: the latest replaces
-//!   the one kept, which stays where it was, so it is there once.
+//!   candidate's text (on its latest text part when it first comes,
+//!   which need not be the latest part): the sources and the supports
+//!   that tie them to the answer's text, and the search entry point
+//!   Google's terms require to be shown with a grounded answer. It is not
+//!   a text part: it is no `Part` Gemini takes back in `contents`, so the
+//!   parts can be sent on as they are. A candidate with no text yet (a
+//!   grounded function call) keeps it as a raw part instead, as other
+//!   blocks that are not answer text are kept. Gemini sends it again,
+//!   grown, on later chunks: the latest replaces the one kept, which
+//!   stays where it was, so it is there once.
 
 use alloc::format;
 use alloc::string::String;
@@ -48,7 +51,7 @@ use alloc::vec::Vec;
 use super::sorted_map::SortedMap;
 use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
-    MessageBuilder, Provider, Usage,
+    MessageBuilder, Part, Provider, Usage,
 };
 use crate::json::{Map, Value, View};
 
@@ -69,10 +72,19 @@ struct Candidate {
     open: Option<OpenCall>,
     /// Whether the candidate finished (later finish reasons are ignored).
     finished: bool,
-    /// Where its `groundingMetadata` citation is: the position of the
-    /// text part in the content, and its index among that part's
-    /// citations.
-    grounding: Option<(usize, usize)>,
+    /// Where its `groundingMetadata` is kept.
+    grounding: Option<Grounding>,
+}
+
+/// Where a candidate's `groundingMetadata` is kept, to be replaced by the
+/// grown copies that follow.
+#[derive(Debug, Clone, Copy)]
+enum Grounding {
+    /// A citation: the position of its text part in the content, and its
+    /// index among that part's citations.
+    Citation(usize, usize),
+    /// A raw part (no text when it came), at this position.
+    Raw(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -226,28 +238,39 @@ impl Accumulator {
         }
         let mut wrapped = Map::new();
         wrapped.push("groundingMetadata", metadata.to_value());
-        let citation = Value::Object(wrapped);
-        let kept = self.candidates.get(&choice).and_then(|c| c.grounding);
-        if let Some((position, index)) = kept {
-            let slot = self
+        let kept = Value::Object(wrapped);
+        let at = self.candidates.get(&choice).and_then(|c| c.grounding);
+        let slot = match at {
+            Some(Grounding::Citation(position, index)) => self
                 .builder
                 .citations_at_mut(choice, position)
-                .and_then(|list| list.get_mut(index));
-            if let Some(slot) = slot {
-                *slot = citation;
-            }
+                .and_then(|list| list.get_mut(index)),
+            Some(Grounding::Raw(position)) => self.builder.raw_part_at_mut(choice, position),
+            None => None,
+        };
+        if let Some(slot) = slot {
+            *slot = kept;
             return;
         }
-        self.builder.citation(choice, citation);
-        // Where it went (nowhere if the part limit refused a text part).
-        let at = self
-            .builder
-            .last_part_position(choice)
-            .and_then(|position| {
-                let c = self.builder.message().choices.get(&choice)?;
-                let index = c.citations.get(&position)?.len().checked_sub(1)?;
-                Some((position, index))
-            });
+        let text = self.builder.message().choices.get(&choice).and_then(|c| {
+            c.content
+                .iter()
+                .rposition(|p| matches!(p, Part::Text(_)))
+                .map(|position| (position, c.citations.get(&position).map_or(0, Vec::len)))
+        });
+        let at = match text {
+            Some((position, index)) => self
+                .builder
+                .citation_at(choice, position, kept)
+                .then_some(Grounding::Citation(position, index)),
+            None => {
+                // Where it goes, unless the part limit refuses it.
+                let next = self.builder.last_part_position(choice).map_or(0, |p| p + 1);
+                self.builder.raw_part(choice, kept);
+                (self.builder.last_part_position(choice) == Some(next))
+                    .then_some(Grounding::Raw(next))
+            }
+        };
         if let Some(state) = self.candidates.get_mut(&choice) {
             state.grounding = at;
         }
