@@ -316,3 +316,36 @@ fn accumulate_live_shows_each_choice_whole_and_usage_at_the_end() {
         .stdout(predicate::str::contains("── choice 1 ──\nBonjour\n"))
         .stdout(predicate::str::ends_with("usage: 3 in, 4 out, 7 total\n"));
 }
+
+/// A tool the provider ran itself (Anthropic's `server_tool_use`) says so,
+/// in the message and on its events; the client's own calls do not.
+#[test]
+fn accumulate_marks_calls_the_provider_ran() {
+    let body = include_str!("data/anthropic-server-tool.sse");
+    let m = message(body, &[]);
+    let call = &m["choices"][0]["tool_calls"][0];
+    assert_eq!(call["name"], "web_search");
+    assert_eq!(call["type"], "server_tool_use");
+    assert_eq!(call["executed_by_provider"], true);
+    let out = llmstream()
+        .args(["accumulate", "--events"])
+        .write_stdin(body)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let marked: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["executed_by_provider"] == true)
+        .map(|e| e["type"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(marked, ["tool_call_start", "tool_call_end"]);
+    let openai = message(OPENAI, &[]);
+    for call in openai["choices"][0]["tool_calls"].as_array().unwrap() {
+        assert_eq!(call["type"], "function");
+        assert_eq!(call.get("executed_by_provider"), None);
+    }
+}

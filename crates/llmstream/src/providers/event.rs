@@ -40,7 +40,11 @@ pub enum StreamEvent {
         /// The new text.
         text: String,
     },
-    /// A tool call began: its id and name are known.
+    /// A tool call began: its id and name are known. Whether the provider
+    /// runs the tool itself (Anthropic's server tools: do not run it, nor
+    /// answer it) is in the message:
+    /// [`ToolCall::executed_by_provider`](super::ToolCall::executed_by_provider)
+    /// of `message.tool_call(choice, call)`; the CLI prints it on the event.
     ToolCallStart {
         /// Choice index.
         choice: u64,
