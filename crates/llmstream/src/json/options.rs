@@ -59,7 +59,11 @@ impl Options {
 
     /// Show a number in the snapshot while it may still grow (`[1, 12` shows
     /// `[1,12]`). This trades the monotonic guarantee for immediacy: `12` may
-    /// become `123`, and `1.` is shown as `1` until a digit follows.
+    /// become `123`, and `1.` is shown as `1` until a digit follows. Each
+    /// piece that ends inside a number shows it afresh, at a cost of its
+    /// length so far: bounded by [`Limits::max_number_bytes`] (4,096 by
+    /// default), a number cut into many pieces costs up to that much more
+    /// per byte; raise that limit with this option on with care.
     pub const fn growing_numbers(mut self, yes: bool) -> Self {
         self.growing_numbers = yes;
         self
