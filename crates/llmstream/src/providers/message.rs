@@ -49,7 +49,9 @@ pub struct Choice {
     pub finish_reason: Option<String>,
     /// The finish reason in provider-neutral terms.
     pub finish: Option<FinishReason>,
-    /// Log probabilities, appended as they came (OpenAI `logprobs.content`).
+    /// Log probabilities, one per token, in the order the tokens came,
+    /// whatever part they belong to: OpenAI Chat's `logprobs.content` and
+    /// `logprobs.refusal`, the Responses text deltas' `logprobs`.
     pub logprobs: Vec<Value>,
     /// Citations, by the position in [`Choice::content`] of the text part
     /// they support, in arrival order, each as its wire sent it: Anthropic
