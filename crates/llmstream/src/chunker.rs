@@ -262,7 +262,7 @@ impl SnapshotChunker {
                 };
                 out.open(if array { "[" } else { "{" });
                 self.frames.push(Frame::new(None, array));
-                self.choose(snapshot, None, &mut out);
+                self.choose(snapshot, None, &mut Diffs::default(), &mut out);
             }
             Some(prev) => {
                 if let Err(kind_at) = self.validate(&prev, snapshot) {
@@ -366,13 +366,14 @@ impl SnapshotChunker {
 
     /// Emits what `cur` makes certain, given the validated `prev`.
     fn advance(&mut self, prev: &Value, cur: &Value, out: &mut Out) {
+        let mut diffs = Diffs::default();
         let prevs = values_along(&self.frames, prev);
         let curs = values_along(&self.frames, cur);
         // The highest level where the generator moved on: everything below
         // it is finished.
         let moved = (0..self.frames.len()).find(|&depth| {
             match (self.frames.get(depth), prevs.get(depth), curs.get(depth)) {
-                (Some(frame), Some(p), Some(c)) => frame_moved(frame, p, c),
+                (Some(frame), Some(p), Some(c)) => frame_moved(frame, p, c, &mut diffs),
                 _ => false,
             }
         });
@@ -399,7 +400,7 @@ impl SnapshotChunker {
         }
         if let (Some(c), Some(p)) = (curs.get(level), prevs.get(level)) {
             self.close_open_string(c, out);
-            self.choose(c, Some(p), out);
+            self.choose(c, Some(p), &mut diffs, out);
         }
     }
 
@@ -433,22 +434,30 @@ impl SnapshotChunker {
     /// Decides what to emit in the deepest frame (value `cur`, previous
     /// value `prev` if it existed), which has nothing open: completes what is
     /// certain, opens the one value being written, holds what is ambiguous.
-    fn choose(&mut self, cur: &Value, prev: Option<&Value>, out: &mut Out) {
+    fn choose(&mut self, cur: &Value, prev: Option<&Value>, diffs: &mut Diffs, out: &mut Out) {
         let Some(frame) = self.frames.last() else {
             return;
         };
         let pending = unsent(Some(frame), cur);
+        // Each member's previous value looked up by key in O(log k):
+        // `child`'s scan per unsent member made a wide object cost k² a
+        // snapshot (12 s for one of 80,000 members).
+        let prev_keys = match prev {
+            Some(Value::Object(map)) if !frame.array => by_key(map),
+            _ => BTreeMap::new(),
+        };
+        let before_of = |seg: &Segment| prev.and_then(|p| child_in(p, &prev_keys, seg));
         if frame.array {
             // Items come in order: all but the last are finished; the last
             // is being written if it is new or grew.
             let count = pending.len();
             for (i, (seg, item)) in pending.into_iter().enumerate() {
-                let before = prev.and_then(|p| child(p, &seg));
+                let before = before_of(&seg);
                 let active = i + 1 == count
                     && is_growable(item)
-                    && before.map_or(true, |b| differs(b, item));
+                    && before.map_or(true, |b| diffs.differs(b, item));
                 if active {
-                    self.open_child(seg, item, before, out);
+                    self.open_child(seg, item, before, diffs, out);
                 } else {
                     self.emit_complete(seg, item, out);
                 }
@@ -458,14 +467,14 @@ impl SnapshotChunker {
         let mut classes = Vec::with_capacity(pending.len());
         let mut any_new = false;
         for (seg, item) in pending {
-            let before = prev.and_then(|p| child(p, &seg));
+            let before = before_of(&seg);
             let class = match before {
                 _ if !is_growable(item) => Class::Complete,
                 None => {
                     any_new = true;
                     Class::New
                 }
-                Some(b) if differs(b, item) => Class::Grown,
+                Some(b) if diffs.differs(b, item) => Class::Grown,
                 Some(_) if is_hollow(item) && self.hold_placeholders => Class::Placeholder,
                 Some(_) if is_hollow(item) => Class::LeftHollow,
                 Some(_) => Class::Complete,
@@ -492,7 +501,7 @@ impl SnapshotChunker {
             }
         }
         if let Some((seg, item, before)) = active {
-            self.open_child(seg, item, before, out);
+            self.open_child(seg, item, before, diffs, out);
         }
     }
 
@@ -524,7 +533,14 @@ impl SnapshotChunker {
 
     /// Opens the child being written: a string without its closing quote,
     /// or a container, inside which the choice goes on.
-    fn open_child(&mut self, seg: Segment, value: &Value, prev: Option<&Value>, out: &mut Out) {
+    fn open_child(
+        &mut self,
+        seg: Segment,
+        value: &Value,
+        prev: Option<&Value>,
+        diffs: &mut Diffs,
+        out: &mut Out,
+    ) {
         let mut piece = String::new();
         self.begin_child(&seg, &mut piece);
         match value {
@@ -542,7 +558,7 @@ impl SnapshotChunker {
                 piece.push(if array { '[' } else { '{' });
                 out.open(&piece);
                 self.frames.push(Frame::new(Some(seg), array));
-                self.choose(value, prev, out);
+                self.choose(value, prev, diffs, out);
             }
             other => {
                 write_value(&mut piece, other);
@@ -571,14 +587,14 @@ enum Class {
 
 /// Whether the generator moved on at this frame: a new child appeared, or a
 /// held child changed. Either way the open child is finished.
-fn frame_moved(frame: &Frame, prev: &Value, cur: &Value) -> bool {
+fn frame_moved(frame: &Frame, prev: &Value, cur: &Value, diffs: &mut Diffs) -> bool {
     match (prev, cur) {
         (Value::Array(p), Value::Array(c)) => c.len() > p.len(),
         (Value::Object(p), Value::Object(c)) => {
             let p = by_key(p);
             unique(c).iter().any(|(key, value)| match p.get(key) {
                 None => true,
-                Some(before) => !frame.keys.contains(*key) && differs(before, value),
+                Some(before) => !frame.keys.contains(*key) && diffs.differs(before, value),
             })
         }
         _ => false,
@@ -660,6 +676,13 @@ fn unique(map: &Map) -> Vec<(&str, &Value)> {
 
 /// [`unique`], with the map's [`by_key`] already made.
 fn unique_by<'a>(map: &'a Map, last: &BTreeMap<&'a str, &'a Value>) -> Vec<(&'a str, &'a Value)> {
+    if last.len() == map.len() {
+        // No duplicates: every member, as it is.
+        return map
+            .iter()
+            .map(|(key, value)| (key.as_str(), value))
+            .collect();
+    }
     let mut seen = BTreeSet::new();
     let mut out = Vec::with_capacity(last.len());
     for (key, _) in map.iter() {
@@ -696,9 +719,46 @@ fn is_hollow(value: &Value) -> bool {
     }
 }
 
-/// Whether two snapshots of a value differ (member order ignored).
-fn differs(prev: &Value, cur: &Value) -> bool {
-    find_change(prev, cur, &mut PathBuf::new())
+/// Whether two snapshots of a value differ (member order ignored), as
+/// [`find_change`] says, remembered for every array and object compared
+/// while one snapshot is processed. Opening a held container compares its
+/// children, then opening the one that grew compares its own: without the
+/// memory each level walked again everything below it, depth × size a
+/// snapshot (10× at depth 120). Only for one snapshot: the keys are
+/// addresses.
+#[derive(Default)]
+struct Diffs(BTreeMap<(*const Value, *const Value), bool>);
+
+impl Diffs {
+    fn differs(&mut self, prev: &Value, cur: &Value) -> bool {
+        if !matches!(
+            (prev, cur),
+            (Value::Array(_), Value::Array(_)) | (Value::Object(_), Value::Object(_))
+        ) {
+            return find_change(prev, cur, &mut PathBuf::new());
+        }
+        let key = (core::ptr::from_ref(prev), core::ptr::from_ref(cur));
+        if let Some(&known) = self.0.get(&key) {
+            return known;
+        }
+        let changed = match (prev, cur) {
+            (Value::Array(a), Value::Array(b)) => {
+                a.len() != b.len() || a.iter().zip(b).any(|(x, y)| self.differs(x, y))
+            }
+            (Value::Object(a), Value::Object(b)) => {
+                // Distinct keys: the same set when as many and all of
+                // `a`'s are in `b`.
+                let (in_a, in_b) = (by_key(a), by_key(b));
+                in_a.len() != in_b.len()
+                    || in_a
+                        .iter()
+                        .any(|(key, x)| in_b.get(key).map_or(true, |y| self.differs(x, y)))
+            }
+            _ => true,
+        };
+        self.0.insert(key, changed);
+        changed
+    }
 }
 
 /// Whether `cur` differs from `prev` (member order ignored); if so, `path`

@@ -699,3 +699,123 @@ fn a_snapshot_nested_too_deep_is_an_error() {
     assert_eq!(text, nest(MAX_DEPTH).to_json());
     assert!(chunker.process(&nest(MAX_DEPTH + 1)).is_err());
 }
+
+// ---------------------------------------------------------------------------
+// Wide and deep snapshots: members are looked up by key, not by a scan per
+// member, and nested comparisons are not repeated per level. These check
+// the output only (no timing).
+
+/// `{"k0":V0,"k1":V1,...}` of `values`, in that order.
+fn object_of(values: &[String]) -> String {
+    let members: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, value)| format!("\"k{i}\":{value}"))
+        .collect();
+    format!("{{{}}}", members.join(","))
+}
+
+#[test]
+fn a_wide_object_of_held_empty_members_in_which_one_grows() {
+    const K: usize = 3000;
+    let empty = vec![String::from("\"\""); K];
+    let mut grown = empty.clone();
+    grown[0] = String::from("\"a\"");
+    let (first, second) = (object_of(&empty), object_of(&grown));
+    let (per, flushed) = run(&[&first, &second]);
+    // All K new at once: held. Then k0 grows alone: the others are finished
+    // (emitted empty, one chunk each, in document order) and k0 is opened.
+    assert_eq!(per[0], ["{"]);
+    let mut want: Vec<String> = (1..K)
+        .map(|i| format!("{}\"k{i}\":\"\"", if i > 1 { "," } else { "" }))
+        .collect();
+    want.push(String::from(",\"k0\":\"a"));
+    assert_eq!(per[1], want);
+    assert_eq!(flushed, ["\"}"]);
+    concat_checked(&[&first, &second]);
+
+    // Filling one of them later, far down the list, is a placeholder filled.
+    let mut filled = grown.clone();
+    filled[K - 7] = String::from("\"x\"");
+    let mut next = grown.clone();
+    next[0] = String::from("\"ab\"");
+    assert_rejected(
+        &[&first, &second],
+        &object_of(&filled),
+        &format!("k{}", K - 7),
+        ChunkErrorKind::PlaceholderFilled,
+        &object_of(&next),
+    );
+}
+
+#[test]
+fn a_wide_object_declared_up_front_filled_member_by_member() {
+    // K snapshots of K members: kept small for debug builds.
+    const K: usize = 400;
+    let mut values = vec![String::from("\"\""); K];
+    let mut lines = vec![object_of(&values)];
+    for i in 0..K {
+        values[i] = format!("\"v{i}\"");
+        lines.push(object_of(&values));
+    }
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let chunker = SnapshotChunker::new().hold_placeholders(true);
+    let (per, flushed) = run_with(chunker.clone(), &lines);
+    // Member i opens when it is filled and closes when member i + 1 is.
+    assert_eq!(per[0], ["{"]);
+    assert_eq!(per[1], ["\"k0\":\"v0"]);
+    for i in 1..K {
+        assert_eq!(per[i + 1], ["\"".to_string(), format!(",\"k{i}\":\"v{i}")]);
+    }
+    assert_eq!(flushed, ["\"}"]);
+    let text = concat_checked_with(chunker, &lines);
+    assert_eq!(text, *lines.last().unwrap());
+}
+
+#[test]
+fn a_wide_object_growing_one_member_at_a_time_with_duplicates_and_reordering() {
+    // K snapshots of up to K members: kept small for debug builds.
+    const K: usize = 400;
+    let mut lines = Vec::new();
+    for n in 1..=K {
+        // Members in reverse order, and a stale duplicate of the first key
+        // ahead of its real value.
+        let mut members = vec![String::from("\"k0\":\"stale\"")];
+        members.extend((0..n).rev().map(|i| format!("\"k{i}\":{i}")));
+        lines.push(format!("{{{}}}", members.join(",")));
+    }
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let text = concat_checked(&lines);
+    let want: Vec<String> = (0..K).map(|i| format!("\"k{i}\":{i}")).collect();
+    assert_eq!(text, format!("{{{}}}", want.join(",")));
+}
+
+#[test]
+fn deep_held_containers_open_level_by_level_when_one_grows() {
+    const DEPTH: usize = 100;
+    let chain = |leaf: &str| {
+        let mut text = String::new();
+        for level in 0..DEPTH {
+            text.push_str(&format!("{{\"p{level}\":[1,2,3],\"a\":"));
+        }
+        text.push_str(leaf);
+        text.push_str(&"}".repeat(DEPTH));
+        text
+    };
+    let first = format!("{{\"x\":{},\"y\":[]}}", chain("\"\""));
+    let second = format!("{{\"x\":{},\"y\":[]}}", chain("\"z\""));
+    let (per, flushed) = run(&[&first, &second]);
+    assert_eq!(per[0], ["{"]);
+    // `y` is finished; `x` is opened down to its string, each level's
+    // unchanged array emitted whole before the level below is opened.
+    let mut want = vec![String::from("\"y\":[]")];
+    let mut opening = String::from(",\"x\":{");
+    for level in 0..DEPTH {
+        want.push(format!("{opening}\"p{level}\":[1,2,3]"));
+        opening = String::from(",\"a\":{");
+    }
+    want.push(String::from(",\"a\":\"z"));
+    assert_eq!(per[1], want);
+    assert_eq!(flushed, [format!("\"{}", "}".repeat(DEPTH + 1))]);
+    concat_checked(&[&first, &second]);
+}
