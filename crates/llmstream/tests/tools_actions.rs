@@ -1483,3 +1483,90 @@ fn a_duplicate_action_member_is_not_left_in_the_arguments() {
     let arguments = arguments.expect("the call ends");
     assert_eq!(arguments.get("action"), None, "{}", arguments.to_json());
 }
+
+// ------------------------------------------------------- bounded events
+
+#[test]
+fn many_repeated_action_members_are_all_dropped_in_order() {
+    let mut text = String::from("{\"action\":\"go\"");
+    for _ in 0..3_000 {
+        text.push_str(",\"action\":0");
+    }
+    for i in 0..3_000 {
+        text.push_str(&format!(",\"b{i}\":{i}"));
+    }
+    text.push('}');
+    let events = whole(&text);
+    let ends: Vec<&ActionEvent> = events
+        .iter()
+        .filter(|e| matches!(e, ActionEvent::ToolCallEnd { .. }))
+        .collect();
+    let ActionEvent::ToolCallEnd {
+        name, arguments, ..
+    } = ends[0]
+    else {
+        unreachable!()
+    };
+    assert_eq!(ends.len(), 1);
+    assert_eq!(name, "go");
+    let map = arguments.as_object().expect("an object");
+    assert_eq!(map.len(), 3_000);
+    assert!(map.keys().enumerate().all(|(i, k)| k == format!("b{i}")));
+}
+
+#[test]
+fn many_long_fence_openings_in_one_piece_are_text() {
+    // Each opening's info string passes its limit: given back as text. The
+    // line break was looked for in the whole rest of the piece each time.
+    let text = format!("{}\n", format!("```{}", "a".repeat(70)).repeat(3_000));
+    let events = whole(&text);
+    assert_eq!(all_text(&events), text);
+    assert!(events.iter().all(|e| matches!(e, ActionEvent::Text(_))));
+    // The same cut in small pieces.
+    let pieces: Vec<&str> = text
+        .as_bytes()
+        .chunks(7)
+        .map(|c| std::str::from_utf8(c).unwrap())
+        .collect();
+    assert_eq!(all_text(&run(&pieces)), text);
+}
+
+#[test]
+fn a_deep_value_before_the_action_member_is_held_within_bounds() {
+    let deep = format!(
+        "{}{}{}",
+        "[".repeat(120),
+        vec!["1"; 20_000].join(","),
+        "]".repeat(120)
+    );
+    let text = format!("```json\n{{\"x\":{deep},\"action\":\"f\"}}\n```\n");
+    for events in [
+        whole(&text),
+        run(&text
+            .as_bytes()
+            .chunks(16)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>()),
+    ] {
+        let full = v(&format!("{{\"x\":{deep}}}"));
+        assert!(events.contains(&start(0, "f")));
+        assert!(events.contains(&ActionEvent::ToolCallEnd {
+            call: 0,
+            name: "f".into(),
+            arguments: full.clone(),
+        }));
+        let args: Vec<&ActionEvent> = events
+            .iter()
+            .filter(|e| matches!(e, ActionEvent::Argument { .. }))
+            .collect();
+        for event in &args {
+            let ActionEvent::Argument { call, path, value } = event else {
+                unreachable!()
+            };
+            assert_eq!(*call, 0);
+            assert_eq!(full.at(path.as_path()), Some(value), "value at {path}");
+        }
+        // Not every one of the 20,000 deep ones owns a 121-segment path.
+        assert!(args.len() < 20_000, "{} argument events", args.len());
+    }
+}

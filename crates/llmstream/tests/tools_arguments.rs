@@ -654,3 +654,137 @@ fn ending_is_final_and_only_json_whitespace_is_empty() {
         assert!(stream.error().is_some());
     }
 }
+
+// ------------------------------------------------------- bounded events
+
+/// `depth` nested arrays around `n` ones, under key `a`.
+fn deep_ones(depth: usize, n: usize) -> String {
+    let ones = vec!["1"; n].join(",");
+    format!("{{\"a\":{}{ones}{}}}", "[".repeat(depth), "]".repeat(depth))
+}
+
+/// Every completed value reported is the one at its path in `full`.
+fn check_values(events: &[ArgumentEvent], full: &Value) {
+    for event in events {
+        if let ArgumentEvent::Value { path, value } = event {
+            assert_eq!(full.at(path.as_path()), Some(value), "value at {path}");
+        }
+    }
+}
+
+#[test]
+fn a_deep_value_is_not_copied_at_every_level() {
+    // A value nested 126 deep used to be copied whole at each of its 126
+    // ancestors' closes; the events now stay within their allowance, and
+    // what they report is right.
+    let text = deep_ones(126, 20_000);
+    let mut stream = ArgumentStream::json();
+    let mut events = Vec::new();
+    stream.push(&text, |e| events.push(e));
+    let full = stream.end();
+    assert_eq!(full, v(&text));
+    assert!(stream.error().is_none());
+    check_values(&events, &full);
+    let containers = events
+        .iter()
+        .filter(|e| matches!(e, ArgumentEvent::Value { value, .. } if value.is_array()))
+        .count();
+    assert!(containers < 126, "{containers} container copies");
+    // A few levels, as arguments have, are all reported: each one and
+    // each array. (126 levels of paths cost more than the allowance even
+    // around three ones: some of those events are left out.)
+    let text = deep_ones(4, 3);
+    let mut stream = ArgumentStream::json();
+    let mut events = Vec::new();
+    stream.push(&text, |e| events.push(e));
+    let full = stream.end();
+    check_values(&events, &full);
+    assert_eq!(events.len(), 3 + 4);
+}
+
+#[test]
+fn deep_values_give_the_same_result_in_small_pieces() {
+    let text = deep_ones(126, 5_000);
+    let mut stream = ArgumentStream::json();
+    let mut events = Vec::new();
+    for piece in text.as_bytes().chunks(64) {
+        stream.push(std::str::from_utf8(piece).unwrap(), |e| events.push(e));
+    }
+    let full = stream.end();
+    assert_eq!(full, v(&text));
+    check_values(&events, &full);
+}
+
+#[test]
+fn a_string_under_a_long_key_streamed_a_char_at_a_time_keeps_all_its_text() {
+    // Each delta owns its path, so a 200 kB key copied per character was
+    // quadratic: past the allowance the deltas merge, and add up to the
+    // string.
+    let key = "k".repeat(200_000);
+    let body: String = (0..20_000)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
+    let mut stream = ArgumentStream::json();
+    let mut events = Vec::new();
+    stream.push(&format!("{{\"{key}\":\""), |e| events.push(e));
+    for c in body.chars() {
+        stream.push(&c.to_string(), |e| events.push(e));
+    }
+    stream.push("\"}", |e| events.push(e));
+    let deltas: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            ArgumentEvent::Delta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas.concat(), body);
+    assert!(
+        deltas.len() < body.len(),
+        "{} deltas were merged",
+        deltas.len()
+    );
+    let full = stream.end();
+    assert_eq!(full.get(&key).and_then(Value::as_str), Some(body.as_str()));
+}
+
+#[test]
+fn many_call_ids_in_descending_order_are_all_kept() {
+    let mut calls = ArgumentStreams::with_max_calls(5_000);
+    let ids: Vec<String> = (0..5_000).rev().map(|i| format!("call_{i:05}")).collect();
+    for id in &ids {
+        calls.push(id, "{\"n\":1}");
+    }
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(calls.ids().collect::<Vec<_>>(), sorted);
+    for id in &ids {
+        assert_eq!(calls.end(id), Some(v(r#"{"n":1}"#)));
+    }
+}
+
+#[test]
+fn calls_past_the_limit_are_refused_with_an_error() {
+    assert_eq!(
+        ArgumentStreams::new().max_calls(),
+        ArgumentStreams::DEFAULT_MAX_CALLS
+    );
+    let mut calls = ArgumentStreams::with_max_calls(2);
+    calls.push("a", "{}");
+    calls.push("b", "{}");
+    calls.push("c", "{\"x\":1}");
+    calls.push("a", " ");
+    let events = drain(&mut calls);
+    let errors = error_messages(&events, "c");
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0].contains("too many tool calls: the limit is 2"),
+        "{}",
+        errors[0]
+    );
+    assert!(error_messages(&events, "a").is_empty());
+    assert_eq!(calls.ids().collect::<Vec<_>>(), ["a", "b"]);
+    assert_eq!(calls.arguments("c"), None);
+    assert_eq!(calls.end("c"), None);
+    assert_eq!(calls.end("a"), Some(v("{}")));
+}

@@ -338,3 +338,34 @@ fn containers_are_reported_with_their_own_value() {
         );
     }
 }
+
+#[test]
+fn a_deep_input_is_reported_whole_without_a_copy_per_level() {
+    let deep = format!(
+        "{}{}{}",
+        "[".repeat(120),
+        vec!["1"; 20_000].join(","),
+        "]".repeat(120)
+    );
+    let text = format!(r#"{{"id":"t","name":"f","input":{{"x":{deep}}}}}"#);
+    let mut detector = ToolCallDetector::new();
+    detector.push(text.as_bytes()).unwrap();
+    detector.finish().unwrap();
+    let events = drain(&mut detector);
+    let input = v(&format!("{{\"x\":{deep}}}"));
+    assert_eq!(events[0], Detected::Id("t".into()));
+    assert_eq!(events[1], Detected::Name("f".into()));
+    assert!(events.contains(&Detected::Argument {
+        path: PathBuf::new(),
+        value: input.clone(),
+    }));
+    assert_eq!(events.last(), Some(&Detected::End(v(&text))));
+    let mut copies = 0;
+    for event in &events {
+        if let Detected::Argument { path, value } = event {
+            assert_eq!(input.at(path.as_path()), Some(value), "value at {path}");
+            copies += usize::from(value.is_array());
+        }
+    }
+    assert!(copies < 120, "{copies} copies");
+}

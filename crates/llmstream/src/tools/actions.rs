@@ -5,8 +5,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::budget::Budget;
 use crate::json::{
-    Error, ErrorKind, EventKind, Expected, Limits, Number, Options, Parser, Path, PathBuf, Segment,
+    Error, ErrorKind, EventKind, Expected, Limits, Map, Number, Options, Parser, PathBuf, Segment,
     Value,
 };
 
@@ -86,6 +87,10 @@ pub struct ActionStream {
     /// byte never precedes (at most [`TOKEN_MAX`] bytes are kept).
     token: String,
     current: Current,
+    /// What the current value's argument events may still cost (see the
+    /// [module docs](super#what-the-argument-events-cost)); held events
+    /// are charged too, so what waits for `action` is bounded by the text.
+    budget: Budget,
     next_call: u64,
     events: VecDeque<ActionEvent>,
     /// Bytes of a UTF-8 sequence cut by the end of a `push_bytes` piece.
@@ -122,7 +127,8 @@ struct Current {
     array: bool,
     /// The call key and tool name, once `action` completed.
     call: Option<(u64, String)>,
-    /// Argument events that arrived before `action`.
+    /// Argument events that arrived before `action` (bounded, as all the
+    /// value's events are, by its budget).
     held: Vec<ActionEvent>,
     /// Whether an event about this value was reported (a call start, or an
     /// array element as [`ActionEvent::Json`]): its text is then never
@@ -230,6 +236,7 @@ impl ActionStream {
             json_at: 0,
             token: String::new(),
             current: Current::default(),
+            budget: Budget::default(),
             next_call: 0,
             events: VecDeque::new(),
             utf8: Vec::new(),
@@ -532,8 +539,20 @@ impl ActionStream {
 
     /// The info string after an opening fence, up to its line break.
     fn fence_info(&mut self, rest: &str) -> usize {
-        let end = rest.find('\n');
-        let part = rest.get(..end.unwrap_or(rest.len())).unwrap_or("");
+        // The line break is looked for only as far as an info string can
+        // reach (the char that passes MAX_INFO included): searching the
+        // whole rest made a run of long openings quadratic in the piece.
+        // With no break within that window, the window passes the limit,
+        // so the outcome is the same.
+        let mut window = rest.len().min(MAX_INFO + 4);
+        while !rest.is_char_boundary(window) {
+            window += 1;
+        }
+        let end = rest
+            .as_bytes()
+            .get(..window)
+            .and_then(|w| w.iter().position(|&b| b == b'\n'));
+        let part = rest.get(..end.unwrap_or(window)).unwrap_or("");
         // Characters are taken one by one until the info string passes its
         // limit, so that where it does (and so what is read after it as
         // prose) does not depend on where the pieces were cut.
@@ -618,6 +637,7 @@ impl ActionStream {
         self.parser = Some(Parser::with_options(options));
         self.raw.clear();
         self.current = Current::default();
+        self.budget = Budget::default();
         self.fenced = fenced;
         self.json_at = self.offset;
         self.token.clear();
@@ -630,23 +650,28 @@ impl ActionStream {
             self.mode = Mode::Prose;
             return 0;
         };
-        let mut found: Vec<Found> = Vec::new();
         let mut error: Option<Error> = None;
+        let base = parser.bytes_fed();
         let mut feed = parser.feed(rest.as_bytes());
-        while let Some(event) = feed.next_event() {
+        loop {
+            // Where the event's text began: the budget's offset.
+            let at = base + feed.consumed() as u64;
+            let Some(event) = feed.next_event() else {
+                break;
+            };
             match event {
-                Ok(event) if matches!(event.kind, EventKind::EndObject | EventKind::EndArray) => {
-                    // Taken at its end event, where its path names it even
-                    // among duplicate keys (a later one in this piece would
-                    // stand in for it in the snapshot at the piece's end).
-                    let path = event.path.to_path_buf();
-                    let value = feed.snapshot().and_then(|r| r.at(path.as_path())).cloned();
-                    found.push(Found {
-                        path,
-                        kind: FoundKind::End(value),
-                    });
+                Ok(event) => {
+                    if self.handle(at, event.path.segments(), event.kind) {
+                        // A container closed whose value is wanted: taken
+                        // at its end event, where its path names it even
+                        // among duplicate keys (a later one in this piece
+                        // would stand in for it in the snapshot at the
+                        // piece's end).
+                        let path = event.path.to_path_buf();
+                        let value = feed.snapshot().and_then(|r| r.at(path.as_path())).cloned();
+                        self.closed(path, value);
+                    }
                 }
-                Ok(event) => gather(&mut found, event.path, event.kind),
                 Err(e) => {
                     error = Some(e);
                     break;
@@ -675,9 +700,6 @@ impl ActionStream {
             // Longer than any number the parser accepts: not one.
             self.token.clear();
         }
-        for item in found {
-            self.handle(item);
-        }
         if self.current.reported {
             // Reported on: its text is never given back, so not kept.
             self.raw.clear();
@@ -685,6 +707,7 @@ impl ActionStream {
             self.raw.push_str(rest.get(..used).unwrap_or(""));
         }
         if let Some(e) = error {
+            self.flush_cut_string(&e);
             let at = self.input_offset(self.json_at + e.offset());
             if self.current.reported {
                 self.fail(&e, at, parser.snapshot().cloned());
@@ -779,84 +802,140 @@ impl ActionStream {
         }
     }
 
-    /// Acts on one JSON event.
-    fn handle(&mut self, item: Found) {
-        let Found { path, kind } = item;
-        let depth = path.segments().len();
-        if depth == 0 {
-            match kind {
-                FoundKind::StartArray => self.current.array = true,
-                FoundKind::StartObject => {}
-                FoundKind::End(value) if !self.current.array => self.end_object(value),
-                FoundKind::Value(value) if !self.current.array => self.end_object(Some(value)),
-                _ => {}
-            }
-            return;
-        }
+    /// Acts on one JSON event read from text offset `at` of the value;
+    /// `true` for a container end whose value is wanted (handed to
+    /// [`ActionStream::closed`]).
+    fn handle(&mut self, at: u64, segments: &[Segment], kind: EventKind<'_>) -> bool {
+        let depth = segments.len();
         let prefix = usize::from(self.current.array);
+        match kind {
+            EventKind::StartObject | EventKind::StartArray => {
+                self.budget.open(at);
+                if depth == 0 {
+                    self.current.array = kind == EventKind::StartArray;
+                } else if depth == prefix {
+                    // A new element of the array of actions.
+                    self.current.call = None;
+                    self.current.held.clear();
+                }
+                return false;
+            }
+            EventKind::EndObject | EventKind::EndArray => {
+                if depth == 0 && self.current.array {
+                    // The array of actions: its elements were reported.
+                    self.budget.close_quiet();
+                    return false;
+                }
+                if depth <= prefix {
+                    // An action object (or a value that is not one): these
+                    // do not nest, so their copies add up to the text.
+                    self.budget.close_forced(at, segments);
+                    return true;
+                }
+                let rel = segments.get(prefix..).unwrap_or(&[]);
+                if is_action_member(rel) {
+                    self.budget.close_quiet();
+                    return false;
+                }
+                return self.budget.close(at, rel);
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            // A top-level scalar (not reached: JSON starts at a bracket).
+            if let (Some(value), false) = (scalar(kind), self.current.array) {
+                self.budget.count();
+                self.end_object(Some(value));
+            }
+            return false;
+        }
         if depth == prefix {
-            match kind {
-                FoundKind::End(value) => self.end_object(value),
-                FoundKind::Value(value) => self.end_object(Some(value)),
-                _ => {
+            match scalar(kind) {
+                Some(value) => {
+                    self.budget.count();
+                    self.end_object(Some(value));
+                }
+                None => {
                     // A new element of the array of actions.
                     self.current.call = None;
                     self.current.held.clear();
                 }
             }
-            return;
+            return false;
         }
-        let segments = path.segments();
-        let rel = PathBuf::from(segments.get(prefix..).unwrap_or(&[]).to_vec());
-        let in_action = matches!(rel.segments().first(), Some(Segment::Key(k)) if k == "action");
-        if in_action {
+        let rel = segments.get(prefix..).unwrap_or(&[]);
+        if is_action_member(rel) {
             // `action` names the tool; it is never an argument (a repeated
             // one, or one that is not a string, is dropped).
-            let is_name = rel.segments().len() == 1 && self.current.call.is_none();
+            let is_name = rel.len() == 1 && self.current.call.is_none();
             match kind {
-                FoundKind::Value(Value::String(name)) if is_name => {
+                EventKind::String(name) if is_name => {
+                    self.budget.count();
                     let call = self.next_call;
                     self.next_call += 1;
                     self.events.push_back(ActionEvent::ToolCallStart {
                         call,
-                        name: name.clone(),
+                        name: String::from(name),
                     });
-                    self.current.call = Some((call, name));
+                    self.current.call = Some((call, String::from(name)));
                     self.current.reported = true;
                     let held = core::mem::take(&mut self.current.held);
                     for mut event in held {
                         set_call(&mut event, call);
                         self.events.push_back(event);
                     }
-                    return;
                 }
-                _ => return,
+                EventKind::StringDelta(_) => {}
+                _ => self.budget.count(),
             }
+            return false;
         }
         let call = self.current.call.as_ref().map_or(0, |(c, _)| *c);
-        let event = match kind {
-            FoundKind::Delta(text) => ActionEvent::ArgumentDelta {
-                call,
-                path: rel,
-                text,
-            },
-            FoundKind::Value(value) => ActionEvent::Argument {
-                call,
-                path: rel,
-                value,
-            },
-            FoundKind::End(value) => {
-                let Some(value) = value else {
-                    return;
-                };
-                ActionEvent::Argument {
-                    call,
-                    path: rel,
-                    value,
-                }
+        if let EventKind::StringDelta(text) = kind {
+            if let Some(text) = self.budget.delta(at, rel, text) {
+                let path = PathBuf::from(rel.to_vec());
+                self.argument(ActionEvent::ArgumentDelta { call, path, text });
             }
-            FoundKind::StartObject | FoundKind::StartArray => return,
+            return false;
+        }
+        if let EventKind::String(_) = kind {
+            if let Some(text) = self.budget.string_end(rel) {
+                let path = PathBuf::from(rel.to_vec());
+                self.argument(ActionEvent::ArgumentDelta { call, path, text });
+            }
+        }
+        if let Some(value) = scalar(kind) {
+            if self.budget.value(at, rel) {
+                let path = PathBuf::from(rel.to_vec());
+                self.argument(ActionEvent::Argument { call, path, value });
+            }
+        }
+        false
+    }
+
+    /// A container closed whose value [`ActionStream::handle`] asked for.
+    fn closed(&mut self, path: PathBuf, value: Option<Value>) {
+        let prefix = usize::from(self.current.array);
+        if path.segments().len() <= prefix {
+            self.end_object(value);
+            return;
+        }
+        let Some(value) = value else {
+            return;
         };
+        let call = self.current.call.as_ref().map_or(0, |(c, _)| *c);
+        let rel = path.segments().get(prefix..).unwrap_or(&[]);
+        let path = if prefix == 0 {
+            path
+        } else {
+            PathBuf::from(rel.to_vec())
+        };
+        self.argument(ActionEvent::Argument { call, path, value });
+    }
+
+    /// An argument event: reported, or held until `action` arrives (its
+    /// cost was charged to the value's budget, which bounds what is held).
+    fn argument(&mut self, event: ActionEvent) {
         if self.current.call.is_some() {
             self.events.push_back(event);
         } else {
@@ -864,16 +943,33 @@ impl ActionStream {
         }
     }
 
+    /// The text held back of an argument string already reported on goes
+    /// out before the error that cuts it.
+    fn flush_cut_string(&mut self, e: &Error) {
+        let prefix = usize::from(self.current.array);
+        let rel = e.path().segments().get(prefix..).unwrap_or(&[]);
+        if let Some(text) = self.budget.string_end(rel) {
+            let call = self.current.call.as_ref().map_or(0, |(c, _)| *c);
+            let path = PathBuf::from(rel.to_vec());
+            self.argument(ActionEvent::ArgumentDelta { call, path, text });
+        }
+    }
+
     /// An action object (or a value that is not one) closed: its value.
     fn end_object(&mut self, value: Option<Value>) {
         self.current.held.clear();
         match (self.current.call.take(), value) {
-            (Some((call, name)), Some(Value::Object(mut map))) => {
-                while map.remove("action").is_some() {}
+            (Some((call, name)), Some(Value::Object(map))) => {
+                // Every `action` member goes, in one pass: removing them
+                // one by one shifted the members after each.
+                let arguments: Map = map
+                    .into_iter()
+                    .filter(|(key, _)| key.as_str() != "action")
+                    .collect();
                 self.events.push_back(ActionEvent::ToolCallEnd {
                     call,
                     name,
-                    arguments: Value::Object(map),
+                    arguments: Value::Object(arguments),
                 });
             }
             (_, Some(value)) => self.events.push_back(ActionEvent::Json(value)),
@@ -935,36 +1031,18 @@ fn set_call(event: &mut ActionEvent, number: u64) {
     }
 }
 
-/// A JSON event, owned, gathered while the parser is borrowed.
-struct Found {
-    path: PathBuf,
-    kind: FoundKind,
+/// Whether `rel` lies in an action object's `action` member.
+fn is_action_member(rel: &[Segment]) -> bool {
+    matches!(rel.first(), Some(Segment::Key(k)) if k == "action")
 }
 
-enum FoundKind {
-    StartObject,
-    StartArray,
-    Delta(String),
-    Value(Value),
-    /// A container closed: its value, read at its end event.
-    End(Option<Value>),
-}
-
-fn gather(found: &mut Vec<Found>, path: Path<'_>, kind: EventKind<'_>) {
-    let kind = match kind {
-        EventKind::StartObject => FoundKind::StartObject,
-        EventKind::StartArray => FoundKind::StartArray,
-        EventKind::EndObject | EventKind::EndArray => FoundKind::End(None),
-        EventKind::StringDelta(t) => FoundKind::Delta(String::from(t)),
-        EventKind::String(t) => FoundKind::Value(Value::from(t)),
-        EventKind::Number(raw) => {
-            FoundKind::Value(Number::from_text(raw).map_or(Value::Null, Value::Number))
-        }
-        EventKind::Bool(b) => FoundKind::Value(Value::Bool(b)),
-        EventKind::Null => FoundKind::Value(Value::Null),
-    };
-    found.push(Found {
-        path: path.to_path_buf(),
-        kind,
-    });
+/// The value of a scalar event.
+fn scalar(kind: EventKind<'_>) -> Option<Value> {
+    Some(match kind {
+        EventKind::String(t) => Value::from(t),
+        EventKind::Number(raw) => Number::from_text(raw).map_or(Value::Null, Value::Number),
+        EventKind::Bool(b) => Value::Bool(b),
+        EventKind::Null => Value::Null,
+        _ => return None,
+    })
 }

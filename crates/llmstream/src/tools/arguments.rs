@@ -1,8 +1,8 @@
 //! Tool-call arguments parsed as their fragments arrive.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
+use super::budget::Budget;
 use crate::json::{Error, EventKind, Number, Parser, PathBuf, Value};
 
 /// One tool call's argument text, parsed incrementally.
@@ -20,12 +20,16 @@ pub struct ArgumentStream {
     parser: Option<Parser>,
     error: Option<Error>,
     ended: bool,
+    /// What the events may still cost (see the [module docs](super)).
+    budget: Budget,
 }
 
 /// What a fragment revealed about the arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgumentEvent {
-    /// More text of the string at `path`.
+    /// More text of the string at `path`. Past the events' allowance,
+    /// deltas are merged; once one of a string went out, its deltas add up
+    /// to its text.
     Delta {
         /// Where in the arguments.
         path: PathBuf,
@@ -33,7 +37,9 @@ pub enum ArgumentEvent {
         text: String,
     },
     /// The value at `path` completed (the root's completion is the end of
-    /// the arguments, reported by [`ArgumentStream::end`] instead).
+    /// the arguments, reported by [`ArgumentStream::end`] instead). Within
+    /// the events' allowance only (see the [module docs](super)): a value
+    /// past it is left to an enclosing one's event or to the end.
     Value {
         /// Where in the arguments.
         path: PathBuf,
@@ -57,6 +63,7 @@ impl ArgumentStream {
             parser: Some(Parser::new()),
             error: None,
             ended: false,
+            budget: Budget::default(),
         }
     }
 
@@ -68,6 +75,7 @@ impl ArgumentStream {
             parser: None,
             error: None,
             ended: false,
+            budget: Budget::default(),
         }
     }
 
@@ -85,6 +93,12 @@ impl ArgumentStream {
     pub(crate) fn drop_text(&mut self) {
         self.text = String::new();
         self.keeps_text = false;
+    }
+
+    /// Charges every event `bytes` more, for an owner that adds that much
+    /// to each (a call id).
+    pub(crate) fn set_event_overhead(&mut self, bytes: u64) {
+        self.budget.extra = bytes;
     }
 
     /// The live partial arguments (JSON tools only).
@@ -118,48 +132,78 @@ impl ArgumentStream {
         if self.error.is_some() {
             return;
         }
-        // Events borrow the parser, so they are gathered first and emitted
-        // in order after; a completed container's value is taken from the
-        // snapshot at its end event, where its path names it even among
-        // duplicate keys.
-        let mut found: Vec<Found> = Vec::new();
+        let budget = &mut self.budget;
+        let base = parser.bytes_fed();
         let mut feed = parser.feed(fragment.as_bytes());
-        while let Some(event) = feed.next_event() {
+        loop {
+            // Where the event's text began: the budget's offset.
+            let at = base + feed.consumed() as u64;
+            let Some(event) = feed.next_event() else {
+                break;
+            };
             let event = match event {
                 Ok(event) => event,
                 Err(e) => {
+                    // Text held back of a string already reported on goes
+                    // out before the stream stops.
+                    let segments = e.path().segments();
+                    if let Some(text) = budget.string_end(segments) {
+                        let path = e.path().clone();
+                        emit(ArgumentEvent::Delta { path, text });
+                    }
                     self.error = Some(e);
                     break;
                 }
             };
-            if event.path.is_empty() {
+            let segments = event.path.segments();
+            if segments.is_empty() {
+                // The root: its completion is the end of the arguments.
+                match event.kind {
+                    EventKind::StartObject | EventKind::StartArray => budget.open(at),
+                    EventKind::EndObject | EventKind::EndArray => budget.close_quiet(),
+                    _ => budget.count(),
+                }
                 continue;
             }
-            let path = event.path.to_path_buf();
             let value = match event.kind {
                 EventKind::StringDelta(text) => {
-                    found.push(Found::Delta(path, String::from(text)));
+                    if let Some(text) = budget.delta(at, segments, text) {
+                        let path = event.path.to_path_buf();
+                        emit(ArgumentEvent::Delta { path, text });
+                    }
                     continue;
                 }
-                EventKind::String(text) => Value::from(text),
+                EventKind::StartObject | EventKind::StartArray => {
+                    budget.open(at);
+                    continue;
+                }
+                EventKind::EndObject | EventKind::EndArray => {
+                    if !budget.close(at, segments) {
+                        continue;
+                    }
+                    // Taken from the snapshot at its end event, where its
+                    // path names it even among duplicate keys.
+                    let path = event.path.to_path_buf();
+                    if let Some(value) = feed.snapshot().and_then(|r| r.at(path.as_path())) {
+                        let value = value.clone();
+                        emit(ArgumentEvent::Value { path, value });
+                    }
+                    continue;
+                }
+                EventKind::String(text) => {
+                    if let Some(rest) = budget.string_end(segments) {
+                        let path = event.path.to_path_buf();
+                        emit(ArgumentEvent::Delta { path, text: rest });
+                    }
+                    Value::from(text)
+                }
                 EventKind::Number(raw) => Number::from_text(raw).map_or(Value::Null, Value::Number),
                 EventKind::Bool(b) => Value::Bool(b),
                 EventKind::Null => Value::Null,
-                EventKind::EndObject | EventKind::EndArray => {
-                    match feed.snapshot().and_then(|r| r.at(path.as_path())) {
-                        Some(value) => value.clone(),
-                        None => continue,
-                    }
-                }
-                EventKind::StartObject | EventKind::StartArray => continue,
             };
-            found.push(Found::Value(path, value));
-        }
-        drop(feed);
-        for item in found {
-            match item {
-                Found::Delta(path, text) => emit(ArgumentEvent::Delta { path, text }),
-                Found::Value(path, value) => emit(ArgumentEvent::Value { path, value }),
+            if budget.value(at, segments) {
+                let path = event.path.to_path_buf();
+                emit(ArgumentEvent::Value { path, value });
             }
         }
     }
@@ -199,10 +243,4 @@ impl ArgumentStream {
         }
         parser.snapshot().cloned().unwrap_or(Value::Null)
     }
-}
-
-/// An event gathered while the parser is borrowed.
-enum Found {
-    Delta(PathBuf, String),
-    Value(PathBuf, Value),
 }

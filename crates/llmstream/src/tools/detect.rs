@@ -2,9 +2,9 @@
 
 use alloc::collections::VecDeque;
 use alloc::string::String;
-use alloc::vec::Vec;
 
-use crate::json::{Error, EventKind, Number, Parser, PathBuf, Segment, Value, WatchId};
+use super::budget::Budget;
+use crate::json::{Error, EventKind, Number, Parser, PathBuf, Segment, Value};
 
 /// Reads a JSON object shaped like a tool call — Anthropic's
 /// `{"type":"tool_use","id":…,"name":…,"input":{…}}` or the common
@@ -12,8 +12,10 @@ use crate::json::{Error, EventKind, Number, Parser, PathBuf, Segment, Value, Wat
 /// string completes, long before the input does, then the input's
 /// path-aware deltas and values.
 ///
-/// Built on [`Parser::watch`], so the same technique serves any field a
-/// caller wants early.
+/// The id and name are read from the parser's events as they complete (as
+/// [`Parser::watch`] would report them; watching serves any field a caller
+/// wants early). The input's events are bounded as the tools'
+/// [argument events](super#what-the-argument-events-cost) are.
 ///
 /// ```
 /// use llmstream::tools::{Detected, ToolCallDetector};
@@ -28,9 +30,9 @@ use crate::json::{Error, EventKind, Number, Parser, PathBuf, Segment, Value, Wat
 #[derive(Clone, Debug)]
 pub struct ToolCallDetector {
     parser: Parser,
-    id: WatchId,
-    name: WatchId,
     events: VecDeque<Detected>,
+    /// What the input's events may still cost.
+    budget: Budget,
 }
 
 /// What a [`ToolCallDetector`] found.
@@ -74,16 +76,10 @@ fn is_input_key(segment: Option<&Segment>) -> bool {
 impl ToolCallDetector {
     /// A detector for one object.
     pub fn new() -> Self {
-        let mut parser = Parser::new();
-        let id = parser.watch(PathBuf::from(alloc::vec![Segment::Key(String::from("id"))]));
-        let name = parser.watch(PathBuf::from(alloc::vec![Segment::Key(String::from(
-            "name"
-        ))]));
         ToolCallDetector {
-            parser,
-            id,
-            name,
+            parser: Parser::new(),
             events: VecDeque::new(),
+            budget: Budget::default(),
         }
     }
 
@@ -99,96 +95,118 @@ impl ToolCallDetector {
 
     /// Feeds the next piece of the object.
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        let mut found: Vec<Found> = Vec::new();
+        let events = &mut self.events;
+        let budget = &mut self.budget;
+        let base = self.parser.bytes_fed();
         let mut feed = self.parser.feed(bytes);
-        let mut result = Ok(());
-        while let Some(event) = feed.next_event() {
+        loop {
+            // Where the event's text began: the budget's offset.
+            let at = base + feed.consumed() as u64;
+            let Some(event) = feed.next_event() else {
+                return Ok(());
+            };
             let event = match event {
                 Ok(event) => event,
                 Err(e) => {
-                    result = Err(e);
-                    break;
+                    // Text held back of a string already reported on goes
+                    // out before the error.
+                    let segments = e.path().segments();
+                    if is_input_key(segments.first()) {
+                        if let Some(text) = budget.string_end(segments.get(1..).unwrap_or(&[])) {
+                            let path = PathBuf::from(segments.get(1..).unwrap_or(&[]).to_vec());
+                            events.push_back(Detected::ArgumentDelta { path, text });
+                        }
+                    }
+                    return Err(e);
                 }
             };
             let segments = event.path.segments();
-            if segments.len() == 1 && matches!(event.kind, EventKind::String(_)) {
-                // A watched id or name may have completed here: its place
-                // in the event order, filled from the watch queue below.
-                if matches!(segments.first(), Some(Segment::Key(k)) if k == "id" || k == "name") {
-                    found.push(Found::Watched);
+            let opens = matches!(event.kind, EventKind::StartObject | EventKind::StartArray);
+            let closes = matches!(event.kind, EventKind::EndObject | EventKind::EndArray);
+            if opens {
+                budget.open(at);
+                continue;
+            }
+            if segments.len() == 1 {
+                if let (EventKind::String(text), Some(Segment::Key(k))) =
+                    (event.kind, segments.first())
+                {
+                    // The id or name completed.
+                    if k == "id" || k == "name" {
+                        budget.count();
+                        events.push_back(if k == "id" {
+                            Detected::Id(String::from(text))
+                        } else {
+                            Detected::Name(String::from(text))
+                        });
+                        continue;
+                    }
+                }
+            }
+            if segments.is_empty() || !is_input_key(segments.first()) {
+                if closes && segments.is_empty() {
+                    // The whole object: once, so its copy adds up to the text.
+                    budget.close_forced(at, segments);
+                    let root = feed.snapshot().cloned().unwrap_or_default();
+                    events.push_back(Detected::End(root));
+                } else if closes {
+                    budget.close_quiet();
+                } else if !matches!(event.kind, EventKind::StringDelta(_)) {
+                    budget.count();
+                }
+                continue;
+            }
+            let rel = segments.get(1..).unwrap_or(&[]);
+            let value = match event.kind {
+                EventKind::StringDelta(text) => {
+                    if let Some(text) = budget.delta(at, rel, text) {
+                        let path = PathBuf::from(rel.to_vec());
+                        events.push_back(Detected::ArgumentDelta { path, text });
+                    }
                     continue;
                 }
-            }
-            if segments.is_empty() {
-                if event.kind == EventKind::EndObject {
-                    found.push(Found::End);
-                }
-                continue;
-            }
-            if !is_input_key(segments.first()) {
-                continue;
-            }
-            let rel = PathBuf::from(segments.get(1..).unwrap_or(&[]).to_vec());
-            found.push(match event.kind {
-                EventKind::StringDelta(t) => Found::Delta(rel, String::from(t)),
-                EventKind::String(t) => Found::Value(rel, Value::from(t)),
-                EventKind::Number(raw) => Found::Value(
-                    rel,
-                    Number::from_text(raw).map_or(Value::Null, Value::Number),
-                ),
-                EventKind::Bool(b) => Found::Value(rel, Value::Bool(b)),
-                EventKind::Null => Found::Value(rel, Value::Null),
                 EventKind::EndObject | EventKind::EndArray => {
+                    // The input itself is always reported (inputs do not
+                    // nest, so their copies add up to the text); what is
+                    // inside it as the allowance lets it.
+                    if rel.is_empty() {
+                        budget.close_forced(at, rel);
+                    } else if !budget.close(at, rel) {
+                        continue;
+                    }
+                    let path = PathBuf::from(rel.to_vec());
                     // Taken now, by its whole path (under `input` or
                     // `arguments`, whichever it is): at its end event it is
                     // the last member at every level, so a duplicate key
-                    // after it in this piece cannot stand in for it.
+                    // after it cannot stand in for it.
                     let full = event.path.to_path_buf();
-                    match feed.snapshot().and_then(|r| r.at(full.as_path())) {
-                        Some(value) => Found::Value(rel, value.clone()),
-                        None => continue,
+                    if let Some(value) = feed.snapshot().and_then(|r| r.at(full.as_path())) {
+                        let value = value.clone();
+                        events.push_back(Detected::Argument { path, value });
                     }
+                    continue;
                 }
+                EventKind::String(text) => {
+                    if let Some(rest) = budget.string_end(rel) {
+                        let path = PathBuf::from(rel.to_vec());
+                        events.push_back(Detected::ArgumentDelta { path, text: rest });
+                    }
+                    Value::from(text)
+                }
+                EventKind::Number(raw) => Number::from_text(raw).map_or(Value::Null, Value::Number),
+                EventKind::Bool(b) => Value::Bool(b),
+                EventKind::Null => Value::Null,
                 EventKind::StartObject | EventKind::StartArray => continue,
-            });
-        }
-        drop(feed);
-        let mut watched = Vec::new();
-        while let Some((watch, value)) = self.parser.next_watched() {
-            if let Value::String(text) = value {
-                if watch == self.id {
-                    watched.push(Detected::Id(text));
-                } else if watch == self.name {
-                    watched.push(Detected::Name(text));
-                }
+            };
+            if budget.value(at, rel) {
+                let path = PathBuf::from(rel.to_vec());
+                events.push_back(Detected::Argument { path, value });
             }
         }
-        let mut watched = watched.into_iter();
-        let root = self.parser.snapshot();
-        for item in found {
-            self.events.push_back(match item {
-                Found::Delta(path, text) => Detected::ArgumentDelta { path, text },
-                Found::Value(path, value) => Detected::Argument { path, value },
-                Found::End => Detected::End(root.cloned().unwrap_or_default()),
-                Found::Watched => match watched.next() {
-                    Some(found) => found,
-                    None => continue,
-                },
-            });
-        }
-        result
     }
 
     /// The object ended: an incomplete object is an error.
     pub fn finish(&mut self) -> Result<(), Error> {
         self.parser.end()
     }
-}
-
-enum Found {
-    Delta(PathBuf, String),
-    Value(PathBuf, Value),
-    End,
-    /// Where a watched value completed, in stream order.
-    Watched,
 }

@@ -8,9 +8,29 @@
 //!   with an `action` member, in ```json fences or bare, among prose.
 //! - [`ToolCallDetector`]: an object shaped like a tool call reports its
 //!   name and id the moment they complete, before the input does.
+//!
+//! # What the argument events cost
+//!
+//! Each argument event owns its path, and a completed container's event a
+//! copy of the container, so unchecked they multiply the text: a key is
+//! copied into the path of every value and delta under it, and a value
+//! nested d deep is copied again when each of its d ancestors closes. A
+//! model or gateway controls that text; 2 MB of deep arrays made 7 GB of
+//! events. So the events of one JSON value are charged what they hold
+//! against an allowance of 16 KiB plus 64 bytes per byte of its text, which
+//! bounds their total by the input; ordinary arguments stay far below it.
+//! Past it, a completed value whose event does not fit is not reported on
+//! its own (the snapshot, an enclosing value's event and the final value
+//! still hold it), and string deltas are merged until one fits. Text is
+//! never dropped from a string once a delta of it was reported: the rest
+//! goes out at the latest when the string completes, so its deltas always
+//! add up to its text. Which deltas merge depends on the pieces; which
+//! completed values are reported depends on the pieces only through the
+//! deltas, as the allowance follows the offset in the text.
 
 mod actions;
 mod arguments;
+mod budget;
 mod detect;
 mod streams;
 

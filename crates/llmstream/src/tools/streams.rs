@@ -1,15 +1,23 @@
 //! Many tool calls' argument streams at once, keyed by call id.
 
-use alloc::collections::VecDeque;
+use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
 use alloc::string::String;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use crate::json::{PathBuf, Value};
-use crate::providers::SortedMap;
 
 /// Argument streams keyed by tool-call id: calls may interleave freely, each
 /// keeps its own parser state and nothing is rescanned.
+///
+/// The ids come from the wire, so their number is limited
+/// ([`ArgumentStreams::DEFAULT_MAX_CALLS`], or
+/// [`ArgumentStreams::with_max_calls`]): a fragment for a new call past the
+/// limit is refused with an [`ToolEvent::Error`] for its id, and the calls
+/// already open carry on. Each call's state (a parser, its snapshot) costs
+/// memory whatever its fragment's size, so without a limit a stream of
+/// tiny fragments under fresh ids would hold far more than it sent.
+/// Calls are kept in a B-tree: the order ids arrive in does not matter.
 ///
 /// ```
 /// use llmstream::tools::{ArgumentStreams, ToolEvent};
@@ -33,8 +41,10 @@ use crate::providers::SortedMap;
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct ArgumentStreams {
-    calls: SortedMap<String, ArgumentStream>,
+    calls: BTreeMap<String, ArgumentStream>,
     events: VecDeque<ToolEvent>,
+    /// The most calls kept (`None`: the default).
+    max_calls: Option<usize>,
 }
 
 /// What the argument streams report, each event naming its call.
@@ -77,9 +87,27 @@ pub enum ToolEvent {
 }
 
 impl ArgumentStreams {
+    /// The number of calls [`ArgumentStreams::new`] accepts, as
+    /// [`ProviderLimits::max_tool_calls`](crate::providers::ProviderLimits)
+    /// does per choice.
+    pub const DEFAULT_MAX_CALLS: usize = 1024;
+
     /// No calls yet.
     pub fn new() -> Self {
         ArgumentStreams::default()
+    }
+
+    /// No calls yet, accepting at most `max_calls` distinct call ids.
+    pub fn with_max_calls(max_calls: usize) -> Self {
+        ArgumentStreams {
+            max_calls: Some(max_calls),
+            ..ArgumentStreams::default()
+        }
+    }
+
+    /// The most distinct call ids accepted.
+    pub fn max_calls(&self) -> usize {
+        self.max_calls.unwrap_or(Self::DEFAULT_MAX_CALLS)
     }
 
     /// The next event, oldest first.
@@ -103,11 +131,24 @@ impl ArgumentStreams {
     }
 
     /// Appends a fragment of a call's arguments (the call is created on its
-    /// first fragment).
+    /// first fragment; past [`ArgumentStreams::max_calls`] calls, a new
+    /// call is refused with an error event and its fragment ignored).
     pub fn push(&mut self, id: &str, fragment: &str) {
         if !self.calls.contains_key(id) {
-            self.calls
-                .insert(String::from(id), ArgumentStream::default());
+            let max = self.max_calls();
+            if self.calls.len() >= max {
+                self.events.push_back(ToolEvent::Error {
+                    id: String::from(id),
+                    message: format!(
+                        "too many tool calls: the limit is {max} call ids; the call was ignored"
+                    ),
+                });
+                return;
+            }
+            let mut stream = ArgumentStream::default();
+            // Every event repeats the id.
+            stream.set_event_overhead(id.len() as u64);
+            self.calls.insert(String::from(id), stream);
         }
         let Some(stream) = self.calls.get_mut(id) else {
             return;
