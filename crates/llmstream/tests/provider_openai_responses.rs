@@ -979,3 +979,29 @@ fn correcting_early_parts_costs_no_more_than_the_stream() {
     assert!(errors[1].contains("not corrected"), "{errors:?}");
     assert!(errors[2].contains("not corrected"), "{errors:?}");
 }
+
+/// A reasoning item whose end was lost, filled from the terminal
+/// response: its signature goes on the part its summary streamed into,
+/// though text came after it (it made a second, empty reasoning part).
+#[test]
+fn signature_of_a_reasoning_item_filled_late_goes_on_its_part() {
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_s","object":"response","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}
+        {"type":"response.reasoning_summary_text.delta","sequence_number":2,"output_index":0,"item_id":"rs_1","summary_index":0,"delta":"Think"}
+        {"type":"response.output_item.added","sequence_number":3,"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.output_text.delta","sequence_number":4,"output_index":1,"item_id":"msg_1","content_index":0,"delta":"Done."}
+        {"type":"response.completed","sequence_number":5,"response":{"id":"resp_s","object":"response","model":"gpt-5","status":"completed","output":[{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Think"}],"encrypted_content":"ENC"},{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Done.","annotations":[]}]}]}}
+    "#);
+    let c = o.choice();
+    assert_eq!(
+        c.content,
+        [
+            Part::Reasoning {
+                text: "Think".into(),
+                signature: Some("ENC".into())
+            },
+            Part::Text("Done.".into())
+        ]
+    );
+}

@@ -277,6 +277,32 @@ impl MessageBuilder {
         }
     }
 
+    /// Sets the signature of the reasoning part at `position` in
+    /// `choice`'s content (an earlier one is replaced); whether that part
+    /// is reasoning.
+    pub fn reasoning_signature_at(
+        &mut self,
+        choice: u64,
+        position: usize,
+        signature: &str,
+    ) -> bool {
+        let part = self
+            .message
+            .choices
+            .get_mut(&choice)
+            .and_then(|c| c.content.get_mut(position));
+        match part {
+            Some(Part::Reasoning {
+                signature: s @ None,
+                ..
+            }) => {
+                *s = Some(String::from(signature));
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Appends refusal text.
     pub fn refusal(&mut self, choice: u64, text: &str) {
         let Some(c) = self.choice(choice) else {

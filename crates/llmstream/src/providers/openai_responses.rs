@@ -339,8 +339,18 @@ impl Accumulator {
         }
         let grew = self.text_len() > before;
         let position = self.builder.last_part_position(CHOICE);
+        let reasoning = matches!(segment.0, SegmentKind::Summary | SegmentKind::ReasoningText)
+            && matches!(
+                position.and_then(|p| self.builder.message().choices.get(&CHOICE)?.content.get(p)),
+                Some(Part::Reasoning { .. })
+            );
         let state = self.segments.entry(segment).or_default();
         state.streamed = true;
+        if reasoning {
+            // Where the item's signature goes when it comes.
+            state.part = position;
+            return;
+        }
         // Answer text that was kept landed in the latest part: remember
         // which, so that its final copies and annotations find it.
         let (SegmentKind::Text, true, Some(position)) = (segment.0, grew, position) else {
@@ -809,6 +819,19 @@ impl Accumulator {
         let Some(blob) = get_str(item, "encrypted_content") else {
             return;
         };
+        // On the part its reasoning streamed into, wherever that is now
+        // (text may have followed it before its end came: with the end
+        // lost, from the terminal response's output).
+        let streamed = [SegmentKind::Summary, SegmentKind::ReasoningText]
+            .into_iter()
+            .flat_map(|kind| self.segments.range((kind, key, 0)..=(kind, key, u64::MAX)))
+            .filter_map(|(_, state)| state.part)
+            .max();
+        if let Some(position) = streamed {
+            if self.builder.reasoning_signature_at(CHOICE, position, blob) {
+                return;
+            }
+        }
         // The signature goes on the latest reasoning part: this item's if
         // it streamed any, a new one if the latest part is not reasoning.
         // Otherwise it would overwrite another item's signature, so the
