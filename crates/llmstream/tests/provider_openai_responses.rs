@@ -939,6 +939,19 @@ fn error_first_without_sequence_number_is_responses() {
     let error = o.message.error.as_ref().unwrap();
     assert_eq!(error.message, "boom");
     assert_eq!(error.kind.as_deref(), Some("server_error"));
+    // The public detection says the same; Anthropic's own error does not.
+    let payload = |text: &str| llmstream::json::parse(text.as_bytes()).unwrap();
+    let responses = payload(r#"{"type":"error","code":"server_error","message":"boom"}"#);
+    let anthropic =
+        payload(r#"{"type":"error","error":{"type":"overloaded_error","message":"x"}}"#);
+    assert_eq!(
+        Provider::detect("error", &responses),
+        Some(Provider::OpenAiResponses)
+    );
+    assert_eq!(
+        Provider::detect("error", &anthropic),
+        Some(Provider::Anthropic)
+    );
 }
 
 #[test]

@@ -97,8 +97,13 @@ impl Provider {
         }
         if ty == "error" {
             // Both Anthropic and Responses send `{"type":"error",…}`; only
-            // Responses numbers its events.
-            return Some(if payload.get("sequence_number").is_some() {
+            // Responses numbers its events, and puts `code` or `param` at
+            // the top (Anthropic nests its error under `error`): either
+            // tells it, should a proxy drop the number.
+            let responses = ["sequence_number", "code", "param"]
+                .iter()
+                .any(|key| payload.get(key).is_some());
+            return Some(if responses {
                 Provider::OpenAiResponses
             } else {
                 Provider::Anthropic

@@ -316,18 +316,7 @@ impl Pipeline {
         payload: json::Node<'_>,
         number: u64,
     ) -> Option<Provider> {
-        let seen = Provider::detect_in(event_type, payload).map(|seen| {
-            // `{"type":"error"}` without `sequence_number` reads as
-            // Anthropic's, whose error is nested under `error`; a top-level
-            // `code` or `param` is OpenAI Responses' (a proxy dropped the
-            // number).
-            let top_level = payload.get("code").is_some() || payload.get("param").is_some();
-            let error = super::get_str(payload, "type") == Some("error");
-            match seen {
-                Provider::Anthropic if error && top_level => Provider::OpenAiResponses,
-                seen => seen,
-            }
-        });
+        let seen = Provider::detect_in(event_type, payload);
         let Some(given) = self.forced else {
             let provider = seen.or_else(|| payload.get("error").map(|_| Provider::OpenAiChat));
             if provider.is_none() {
