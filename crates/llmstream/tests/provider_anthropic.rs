@@ -1164,6 +1164,19 @@ fn matched_stop_sequence_is_kept() {
         Some("</answer>")
     );
     assert_eq!(run.usage(), (Some(10), Some(5), Some(15)));
+    // The web searches, billed per request, are in the usage as sent.
+    let usage = run.message.usage.as_ref().unwrap();
+    assert_eq!(
+        usage.server_tool_use,
+        Some(obj(r#"{"web_search_requests":2}"#))
+    );
+    assert_eq!(
+        run.message
+            .to_value()
+            .pointer("/usage/server_tool_use/web_search_requests")
+            .and_then(Value::as_u64),
+        Some(2)
+    );
 }
 
 /// `stop_details` and a stop sequence together: one object with both.

@@ -26,7 +26,8 @@
 //!   members absent keep their earlier value (`input_tokens` from
 //!   `message_start` survives a `message_delta` without it). Its
 //!   `server_tool_use` (the web searches and fetches the server ran,
-//!   billed per request) is not kept: [`Usage`] has no member for it.
+//!   billed per request) is kept as sent, in
+//!   [`Usage::server_tool_use`](super::Usage::server_tool_use).
 //! - The choice's [`finish_details`](super::Choice::finish_details) say
 //!   more about the stop: `delta.stop_details` as sent (a refusal's
 //!   category), or `{"stop_sequence":S}` with the stop sequence that
@@ -185,6 +186,9 @@ impl Accumulator {
         }
         if let Some(n) = get_u64(usage, "cache_creation_input_tokens") {
             self.usage.cache_write_input_tokens = Some(n);
+        }
+        if let Some(counts) = usage.get("server_tool_use").filter(|c| c.is_object()) {
+            self.usage.server_tool_use = Some(counts.to_value());
         }
         // The input counts every prompt token, as the other providers' do;
         // the total is derived from it.

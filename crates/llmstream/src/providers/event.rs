@@ -186,6 +186,10 @@ pub struct Usage {
     /// The input tokens written to a cache, where reported (Anthropic
     /// `cache_creation_input_tokens`).
     pub cache_write_input_tokens: Option<u64>,
+    /// The requests the provider's own tools made, billed apart from
+    /// tokens, as sent: Anthropic's `usage.server_tool_use`
+    /// (`{"web_search_requests":2}`).
+    pub server_tool_use: Option<Value>,
 }
 
 /// The sum of two counts, either of which may be unreported (absent only
@@ -223,6 +227,9 @@ impl Usage {
         }
         if let Some(n) = self.cache_write_input_tokens {
             map.push("cache_write_input_tokens", Value::from(n));
+        }
+        if let Some(counts) = &self.server_tool_use {
+            map.push("server_tool_use", counts.clone());
         }
         Value::Object(map)
     }

@@ -407,6 +407,7 @@ impl Accumulator {
             reasoning_tokens: thoughts,
             cached_input_tokens: get_u64(usage, "cachedContentTokenCount"),
             cache_write_input_tokens: None,
+            server_tool_use: None,
         };
         // A snapshot with no counts at all (Vertex sends `trafficType`
         // alone on early chunks) says nothing about tokens.

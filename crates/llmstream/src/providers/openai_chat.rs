@@ -473,6 +473,7 @@ fn usage<'v>(usage: impl View<'v>) -> Usage {
             .get("prompt_tokens_details")
             .and_then(|d| get_u64(d, "cached_tokens")),
         cache_write_input_tokens: None,
+        server_tool_use: None,
     }
 }
 

@@ -947,6 +947,7 @@ fn usage<'v>(usage: impl View<'v>) -> Usage {
             .get("input_tokens_details")
             .and_then(|d| get_u64(d, "cached_tokens")),
         cache_write_input_tokens: None,
+        server_tool_use: None,
     }
     .with_total()
 }
@@ -968,6 +969,7 @@ fn sum(before: Option<&Usage>, now: Usage) -> Usage {
             before.cache_write_input_tokens,
             now.cache_write_input_tokens,
         ),
+        server_tool_use: None,
     }
 }
 
