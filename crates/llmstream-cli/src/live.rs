@@ -276,7 +276,15 @@ impl<W: Write> LiveView<W> {
                 self.print(&format!("⚙ {name}"));
                 self.reset();
                 self.attr(Attribute::Dim);
-                self.print(&format!("  {id}\n"));
+                let by_provider = builder
+                    .and_then(|b| b.message().tool_call(*choice, *call))
+                    .is_some_and(|c| c.executed_by_provider());
+                let note = if by_provider {
+                    "  (run by the provider)"
+                } else {
+                    ""
+                };
+                self.print(&format!("  {id}{note}\n"));
                 self.reset();
                 if self.fancy {
                     self.active = Some(ActiveCall {

@@ -343,6 +343,14 @@ fn accumulate_marks_calls_the_provider_ran() {
         .map(|e| e["type"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(marked, ["tool_call_start", "tool_call_end"]);
+    llmstream()
+        .args(["accumulate", "--live"])
+        .write_stdin(body)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "⚙ web_search  srvtoolu_01  (run by the provider)\n",
+        ));
     let openai = message(OPENAI, &[]);
     for call in openai["choices"][0]["tool_calls"].as_array().unwrap() {
         assert_eq!(call["type"], "function");
