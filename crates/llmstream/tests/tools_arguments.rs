@@ -788,3 +788,34 @@ fn calls_past_the_limit_are_refused_with_an_error() {
     assert_eq!(calls.end("c"), None);
     assert_eq!(calls.end("a"), Some(v("{}")));
 }
+
+/// Ordinary arguments fed a byte at a time keep every event: the
+/// allowance that bounds pathological ones (a value copied at each of
+/// many levels, a long key copied into every delta) never bites on a few
+/// levels of short keys. At 64 bytes a byte it dropped points and
+/// containers of GeoJSON-like coordinates, and merged deltas.
+#[test]
+fn ordinary_arguments_in_one_byte_pieces_keep_every_event() {
+    let points: Vec<String> = (0..600)
+        .map(|i| format!("[{},{}]", i % 10, i % 7))
+        .collect();
+    let text = format!(
+        r#"{{"features":[{{"geometry":{{"coordinates":[{}]}},"properties":{{"blocks":[{{"content":{{"text":"{}"}}}}]}}}}]}}"#,
+        points.join(","),
+        "word ".repeat(400)
+    );
+    let mut stream = ArgumentStream::json();
+    let (mut values, mut deltas) = (0, 0);
+    let mut bytes = [0; 4];
+    for c in text.chars() {
+        stream.push(c.encode_utf8(&mut bytes), |event| match event {
+            ArgumentEvent::Value { .. } => values += 1,
+            ArgumentEvent::Delta { .. } => deltas += 1,
+        });
+    }
+    // 1,200 numbers, 600 points, `coordinates`, `geometry`, the feature,
+    // `features`; the string, `text`'s object, `blocks[0]`, `blocks`,
+    // `properties` (the root is the call's end, not an event).
+    assert_eq!(values, 1200 + 600 + 4 + 5);
+    assert_eq!(deltas, 2000, "one delta per byte of the string");
+}

@@ -369,3 +369,16 @@ fn a_deep_input_is_reported_whole_without_a_copy_per_level() {
     }
     assert!(copies < 120, "{copies} copies");
 }
+
+/// A top-level array is not a tool call: it never ends as one.
+#[test]
+fn a_top_level_array_is_not_a_call() {
+    let mut detector = ToolCallDetector::new();
+    detector.push(b"[1, 2, 3]").expect("valid JSON");
+    let _ = detector.finish();
+    let events = drain(&mut detector);
+    assert!(
+        !events.iter().any(|e| matches!(e, Detected::End(_))),
+        "{events:?}"
+    );
+}

@@ -38,13 +38,16 @@ use core::mem::size_of;
 use crate::json::{Segment, Value};
 
 /// Event bytes allowed before any text: small values are never limited.
-pub(crate) const BASE: u64 = 16 * 1024;
+pub(crate) const BASE: u64 = 64 * 1024;
 
-/// Event bytes allowed per byte of text: well above what a few levels of
-/// nesting with short keys cost (about 100 bytes per number in a 3-deep
-/// array, 2 bytes of text), far below what copying a deep value at every
-/// level did.
-pub(crate) const PER_BYTE: u64 = 64;
+/// Event bytes allowed per byte of text: above what ordinary arguments
+/// cost at their worst — a delta per byte (fragments of one token, or
+/// one byte, are common) eight levels deep under 8-byte keys is about 350
+/// bytes of path a byte, a small number in GeoJSON-like coordinates about
+/// 110 — and far below what copying a deep value at every level, or a
+/// long key into every delta under it, did (thousands a byte, without
+/// bound). At 64 a byte, ordinary arguments lost events.
+pub(crate) const PER_BYTE: u64 = 512;
 
 /// The fixed cost of an event (its value, or its text's allocation).
 const EVENT: u64 = size_of::<Value>() as u64;

@@ -144,8 +144,9 @@ impl ToolCallDetector {
                 }
             }
             if segments.is_empty() || !is_input_key(segments.first()) {
-                if closes && segments.is_empty() {
-                    // The whole object: once, so its copy adds up to the text.
+                if event.kind == EventKind::EndObject && segments.is_empty() {
+                    // The whole object (a top-level array is not a call):
+                    // once, so its copy adds up to the text.
                     budget.close_forced(at, segments);
                     let root = feed.snapshot().cloned().unwrap_or_default();
                     events.push_back(Detected::End(root));

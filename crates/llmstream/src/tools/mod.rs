@@ -17,8 +17,9 @@
 //! nested d deep is copied again when each of its d ancestors closes. A
 //! model or gateway controls that text; 2 MB of deep arrays made 7 GB of
 //! events. So the events of one JSON value are charged what they hold
-//! against an allowance of 16 KiB plus 64 bytes per byte of its text, which
-//! bounds their total by the input; ordinary arguments stay far below it.
+//! against an allowance of 64 KiB plus 512 bytes per byte of its text, which
+//! bounds their total by the input; ordinary arguments (a delta per byte
+//! eight levels deep, small numbers in coordinates) stay below it.
 //! Past it, a completed value whose event does not fit is not reported on
 //! its own (the snapshot, an enclosing value's event and the final value
 //! still hold it), and string deltas are merged until one fits. Text is
@@ -26,7 +27,10 @@
 //! goes out at the latest when the string completes, so its deltas always
 //! add up to its text. Which deltas merge depends on the pieces; which
 //! completed values are reported depends on the pieces only through the
-//! deltas, as the allowance follows the offset in the text.
+//! deltas, as the allowance follows the offset in the text. One loss
+//! remains past the allowance: text held back when the input ends cut
+//! short inside a string (`end` reports no events) is in the final value,
+//! not in a delta.
 
 mod actions;
 mod arguments;

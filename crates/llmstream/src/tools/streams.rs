@@ -14,7 +14,8 @@ use crate::json::{PathBuf, Value};
 /// ([`ArgumentStreams::DEFAULT_MAX_CALLS`], or
 /// [`ArgumentStreams::with_max_calls`]): a fragment for a new call past the
 /// limit is refused with an [`ToolEvent::Error`] for its id, and the calls
-/// already open carry on. Each call's state (a parser, its snapshot) costs
+/// already kept carry on. Ended calls count: they are kept, with their
+/// values, until the streams are dropped. Each call's state (a parser, its snapshot) costs
 /// memory whatever its fragment's size, so without a limit a stream of
 /// tiny fragments under fresh ids would hold far more than it sent.
 /// Calls are kept in a B-tree: the order ids arrive in does not matter.
