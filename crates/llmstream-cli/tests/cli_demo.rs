@@ -111,21 +111,26 @@ fn accumulate_folds_the_anthropic_recording() {
     assert_eq!(m, message(ANTHROPIC, &["--random-chunks", "11"]));
 }
 
-#[test]
-fn accumulate_events_in_contract_forms() {
+/// `llmstream accumulate --events` on `body`: its events, parsed.
+fn events(body: &str) -> Vec<serde_json::Value> {
     let out = llmstream()
         .args(["accumulate", "--events"])
-        .write_stdin(OPENAI)
+        .write_stdin(body)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let events: Vec<serde_json::Value> = String::from_utf8(out)
+    String::from_utf8(out)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn accumulate_events_in_contract_forms() {
+    let events = events(OPENAI);
     assert_eq!(events[0]["type"], "message_start");
     assert_eq!(events[0]["id"], "chatcmpl-demo7Qx");
     let start = events
@@ -327,18 +332,8 @@ fn accumulate_marks_calls_the_provider_ran() {
     assert_eq!(call["name"], "web_search");
     assert_eq!(call["type"], "server_tool_use");
     assert_eq!(call["executed_by_provider"], true);
-    let out = llmstream()
-        .args(["accumulate", "--events"])
-        .write_stdin(body)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let marked: Vec<String> = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    let marked: Vec<String> = events(body)
+        .into_iter()
         .filter(|e| e["executed_by_provider"] == true)
         .map(|e| e["type"].as_str().unwrap().to_string())
         .collect();

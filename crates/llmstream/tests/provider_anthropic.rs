@@ -979,17 +979,20 @@ fn hostile_payloads_do_not_panic() {
     let _ = acc.message().to_value().to_json();
 }
 
-#[test]
-fn open_blocks_are_bounded() {
-    use llmstream::providers::{Accumulator as _, MessageBuilder, ProviderLimits};
+/// An accumulator whose messages keep at most `max_parts` content parts.
+fn with_max_parts(max_parts: usize) -> anthropic::Accumulator {
+    use llmstream::providers::{MessageBuilder, ProviderLimits};
     let limits = ProviderLimits {
-        max_parts: 4,
+        max_parts,
         ..ProviderLimits::default()
     };
-    let mut acc = anthropic::Accumulator::with_builder(MessageBuilder::with_limits(
-        Provider::Anthropic,
-        limits,
-    ));
+    anthropic::Accumulator::with_builder(MessageBuilder::with_limits(Provider::Anthropic, limits))
+}
+
+#[test]
+fn open_blocks_are_bounded() {
+    use llmstream::providers::Accumulator as _;
+    let mut acc = with_max_parts(4);
     for i in 0..10u64 {
         let p = format!(
             r#"{{"type":"content_block_start","index":{i},"content_block":{{"type":"text","text":"t{i}"}}}}"#
@@ -1248,15 +1251,8 @@ fn max_tokens_inside_a_tool_call_completes_the_message() {
 /// never written into the raw part before it.
 #[test]
 fn refused_compaction_block_touches_no_other_part() {
-    use llmstream::providers::{Accumulator as _, MessageBuilder, ProviderLimits};
-    let limits = ProviderLimits {
-        max_parts: 1,
-        ..ProviderLimits::default()
-    };
-    let mut acc = anthropic::Accumulator::with_builder(MessageBuilder::with_limits(
-        Provider::Anthropic,
-        limits,
-    ));
+    use llmstream::providers::Accumulator as _;
+    let mut acc = with_max_parts(1);
     for p in [
         r#"{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"x"}}"#,
         r#"{"type":"content_block_stop","index":0}"#,
