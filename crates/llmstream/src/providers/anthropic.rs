@@ -286,7 +286,7 @@ impl Accumulator {
             }
             BlockKind::Compaction { .. } => {
                 state.kind = BlockKind::Compaction {
-                    part: self.raw_part(block.to_value()),
+                    part: self.builder.raw_part(CHOICE, block.to_value()),
                 };
                 state.has_part = true;
             }
@@ -428,7 +428,7 @@ impl Accumulator {
                 start.push("type", Value::from("compaction"));
                 start.push("content", Value::Null);
                 start.push("encrypted_content", Value::Null);
-                let part = self.raw_part(Value::Object(start));
+                let part = self.builder.raw_part(CHOICE, Value::Object(start));
                 if let Some(block) = self.blocks.get_mut(&index) {
                     block.kind = BlockKind::Compaction { part };
                     block.has_part = true;
@@ -453,14 +453,6 @@ impl Accumulator {
         if let Some(encrypted) = get_str(delta, "encrypted_content") {
             block.insert("encrypted_content", Value::from(encrypted));
         }
-    }
-
-    /// Adds a raw part; its position, unless a limit refused it.
-    fn raw_part(&mut self, value: Value) -> Option<usize> {
-        let before = self.builder.last_part_position(CHOICE);
-        self.builder.raw_part(CHOICE, value);
-        let after = self.builder.last_part_position(CHOICE);
-        after.filter(|_| after != before)
     }
 
     fn message_delta<'v>(&mut self, payload: impl View<'v>) {

@@ -322,14 +322,16 @@ impl MessageBuilder {
         });
     }
 
-    /// Keeps a block as the provider sent it.
-    pub fn raw_part(&mut self, choice: u64, value: Value) {
+    /// Keeps a block as the provider sent it; its position in the
+    /// choice's content (to update it in place with
+    /// [`MessageBuilder::raw_part_at_mut`]), unless a limit refused it.
+    pub fn raw_part(&mut self, choice: u64, value: Value) -> Option<usize> {
         if self.choice(choice).is_none() || self.part_limit_reached(choice) {
-            return;
+            return None;
         }
-        if let Some(c) = self.message.choices.get_mut(&choice) {
-            c.content.push(Part::Raw(value));
-        }
+        let c = self.message.choices.get_mut(&choice)?;
+        c.content.push(Part::Raw(value));
+        Some(c.content.len() - 1)
     }
 
     /// Appends log probabilities.

@@ -263,13 +263,7 @@ impl Accumulator {
                 .builder
                 .citation_at(choice, position, kept)
                 .then_some(Grounding::Citation(position, index)),
-            None => {
-                // Where it goes, unless the part limit refuses it.
-                let next = self.builder.last_part_position(choice).map_or(0, |p| p + 1);
-                self.builder.raw_part(choice, kept);
-                (self.builder.last_part_position(choice) == Some(next))
-                    .then_some(Grounding::Raw(next))
-            }
+            None => self.builder.raw_part(choice, kept).map(Grounding::Raw),
         };
         if let Some(state) = self.candidates.get_mut(&choice) {
             state.grounding = at;

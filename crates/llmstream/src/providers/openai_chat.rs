@@ -236,9 +236,15 @@ impl Accumulator {
         if self.audio_block(choice).is_none() {
             let mut block = Map::new();
             block.push("type", Value::from("audio"));
-            self.builder.raw_part(choice, Value::Object(block));
+            // (Not there if a limit refused it.)
+            if self
+                .builder
+                .raw_part(choice, Value::Object(block))
+                .is_none()
+            {
+                return;
+            }
         }
-        // (Not there if a limit refused it.)
         let Some(block) = self.audio_block(choice) else {
             return;
         };

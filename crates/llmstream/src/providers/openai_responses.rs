@@ -764,7 +764,9 @@ impl Accumulator {
                 self.builder.tool_call_end(CHOICE, key);
             }
             Some("reasoning") => self.reasoning_done(key, item),
-            _ => self.builder.raw_part(CHOICE, item.to_value()),
+            _ => {
+                self.builder.raw_part(CHOICE, item.to_value());
+            }
         }
     }
 
