@@ -303,8 +303,13 @@ fn call_line(line: &str) -> Option<CallLine<'_>> {
         return Some(CallLine::Complete(name, id));
     }
     let (name, id) = rest.split_once("  ")?;
+    // A call the provider runs itself says so after its id.
+    let id = id.strip_suffix(BY_PROVIDER).unwrap_or(id);
     Some(CallLine::Header(name, id))
 }
+
+/// What a call header adds for a tool the provider runs itself.
+const BY_PROVIDER: &str = "  (run by the provider)";
 
 /// The tree under line `at`: the indented lines that follow it.
 fn tree_after(lines: &[String], at: usize) -> &[String] {
@@ -377,7 +382,10 @@ fn expected_screen(plain: &[String]) -> Option<Vec<String>> {
     for (i, line) in plain.iter().enumerate() {
         if let Some(CallLine::Complete(name, id)) = call_line(line) {
             let header = format!("⚙ {name}  {id}");
-            if i == 0 || plain[i - 1] != header {
+            let before = plain.get(i.wrapping_sub(1)).map(String::as_str);
+            let after_header =
+                before.is_some_and(|b| b == header || b.strip_suffix(BY_PROVIDER) == Some(&header));
+            if !after_header {
                 return None;
             }
             continue;

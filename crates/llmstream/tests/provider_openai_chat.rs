@@ -351,6 +351,16 @@ fn parallel_tool_calls() {
         o.message.choices.get(&0).unwrap().content,
         vec![Part::ToolCall(0), Part::ToolCall(1)]
     );
+    // The first call ends when its JSON does, before the second begins
+    // (the wire says so only with the finish reason, after both).
+    let at = |name: &str, call: u64| {
+        o.events.iter().position(|e| match e {
+            StreamEvent::ToolCallStart { call: k, .. } => name == "start" && *k == call,
+            StreamEvent::ToolCallEnd { call: k, .. } => name == "end" && *k == call,
+            _ => false,
+        })
+    };
+    assert!(at("end", 0) < at("start", 1), "{:?}", o.events);
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
     assert_usage(&o, 149, 60, 209);
 }
@@ -873,4 +883,42 @@ fn synthetic_custom_tool_call_header_first() {
     assert_eq!(tc.kind.as_deref(), Some("custom"));
     assert_eq!(tc.arguments_error, None);
     assert_eq!(tc.arguments, Some(Value::from(tc.arguments_text.as_str())));
+}
+
+/// A call ends as soon as its arguments are one complete JSON value;
+/// whitespace may follow, anything else is reported and left out of the
+/// value (it was an invalid text before, reported the same way).
+#[test]
+fn a_call_ends_when_its_json_does() {
+    let chunk = |args: &str| {
+        format!(
+            "data: {{\"id\":\"e\",\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":0,\"id\":\"c1\",\"function\":{{\"name\":\"f\",\"arguments\":{}}}}}]}}}}]}}\n\n",
+            serde_json::to_string(args).unwrap()
+        )
+    };
+    let finish = "data: {\"id\":\"e\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
+    let names = |o: &Run| -> Vec<&str> { o.events.iter().map(StreamEvent::name).collect() };
+
+    let body = [
+        chunk("{\"a\":"),
+        chunk("1}"),
+        chunk(" \n"),
+        finish.to_string(),
+    ]
+    .concat();
+    let o = CHAT.sse(body.as_bytes());
+    assert_call(&o, 0, 0, "c1", "f", r#"{"a":1}"#);
+    let events = names(&o);
+    let end = events.iter().position(|n| *n == "tool_call_end").unwrap();
+    let finish_at = events.iter().position(|n| *n == "finish").unwrap();
+    assert!(end < finish_at, "{events:?}");
+    assert_eq!(o.call(0, 0).arguments_text, "{\"a\":1} \n");
+
+    let body = [chunk("{\"a\":1}"), chunk("{\"a\":1}"), finish.to_string()].concat();
+    let o = CHAT.sse(body.as_bytes());
+    let tc = o.call(0, 0);
+    assert_eq!(tc.arguments, Some(obj(r#"{"a":1}"#)));
+    assert_eq!(tc.arguments_text, r#"{"a":1}{"a":1}"#);
+    assert!(tc.arguments_error.is_some(), "the text after is reported");
+    assert_eq!(o.events_named("tool_call_end").len(), 1);
 }

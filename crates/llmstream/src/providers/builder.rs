@@ -452,6 +452,23 @@ impl MessageBuilder {
             call,
             fragment: String::from(fragment),
         });
+        let ended = self.arguments.get(&(choice, call)).map(|s| s.is_ended());
+        if ended == Some(true) {
+            // Only whitespace may follow arguments that ended; anything
+            // else would make their text invalid, and is not taken.
+            if !fragment
+                .trim_start_matches([' ', '\t', '\n', '\r'])
+                .is_empty()
+            {
+                if let Some(tc) = self.tool_call_mut(choice, call) {
+                    if tc.arguments_error.is_none() {
+                        tc.arguments_error =
+                            Some(String::from("text after the arguments ended was left out"));
+                    }
+                }
+            }
+            return;
+        }
         let Some(stream) = self.arguments.get_mut(&(choice, call)) else {
             return;
         };

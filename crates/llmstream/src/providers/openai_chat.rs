@@ -29,6 +29,10 @@
 //!   block, `{"type":"audio","id":…,"transcript":…,"data":…,
 //!   "expires_at":…}`, its transcript and base64 data concatenated as the
 //!   SDK does; the transcript is not answer text.
+//! - A call ends as soon as its arguments are one complete JSON value
+//!   (the wire says nothing until the finish reason, after every call):
+//!   its tool can run while the next call streams. Whitespace may follow;
+//!   other text is left out and reported as the call's `arguments_error`.
 //! - `finish_reason` finishes the choice (ending its open tool calls); when
 //!   every choice seen has finished the message is complete. A stream that
 //!   never sends one still ends its tool calls at `[DONE]` or at the end of
@@ -415,6 +419,17 @@ impl Accumulator {
             // Some gateways send the arguments as an object, not as text.
             let text = arguments.to_json();
             self.builder.tool_call_arguments(choice, key, &text);
+        }
+        // The wire says a call is over only with the finish reason, after
+        // every other call: once its arguments are a complete JSON value
+        // (nothing but whitespace may follow) it ends now, so that its
+        // tool can run while the next call streams, as the AI SDK does.
+        let complete = self
+            .builder
+            .argument_stream(choice, key)
+            .is_some_and(|s| s.is_complete() && !s.is_ended());
+        if complete {
+            self.builder.tool_call_end(choice, key);
         }
     }
 

@@ -116,6 +116,14 @@ impl ArgumentStream {
         self.ended
     }
 
+    /// Whether the arguments are one complete JSON value already (the
+    /// root object closed), so that a caller may end them before the wire
+    /// says so: nothing but whitespace can validly follow. Never for free
+    /// text, nor for a top-level number (more digits could follow).
+    pub fn is_complete(&self) -> bool {
+        self.error.is_none() && self.parser.as_ref().is_some_and(Parser::is_complete)
+    }
+
     /// Appends a fragment, handing what it revealed to `emit`. After
     /// [`ArgumentStream::end`] the arguments are final: a fragment is
     /// ignored (appended, it would turn them into an invalid text).
