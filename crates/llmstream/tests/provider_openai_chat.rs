@@ -912,13 +912,52 @@ fn a_call_ends_when_its_json_does() {
     let end = events.iter().position(|n| *n == "tool_call_end").unwrap();
     let finish_at = events.iter().position(|n| *n == "finish").unwrap();
     assert!(end < finish_at, "{events:?}");
-    assert_eq!(o.call(0, 0).arguments_text, "{\"a\":1} \n");
+    assert_eq!(o.call(0, 0).arguments_text, "{\"a\":1}", "as the end said");
 
     let body = [chunk("{\"a\":1}"), chunk("{\"a\":1}"), finish.to_string()].concat();
     let o = CHAT.sse(body.as_bytes());
     let tc = o.call(0, 0);
     assert_eq!(tc.arguments, Some(obj(r#"{"a":1}"#)));
-    assert_eq!(tc.arguments_text, r#"{"a":1}{"a":1}"#);
+    assert_eq!(tc.arguments_text, r#"{"a":1}"#);
     assert!(tc.arguments_error.is_some(), "the text after is reported");
     assert_eq!(o.events_named("tool_call_end").len(), 1);
+    // Said as an event too (the end went out before it), and no delta of
+    // the call follows its end.
+    let events = names(&o);
+    let end = events.iter().position(|n| *n == "tool_call_end").unwrap();
+    assert_eq!(events.get(end + 1), Some(&"error"), "{events:?}");
+    assert!(!events[end..].contains(&"tool_call_delta"), "{events:?}");
+
+    // Complete arguments before the fragment that names the call: the end
+    // waits for the name, which it reports.
+    let header = "data: {\"id\":\"e\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_x\",\"function\":{\"name\":\"f\"}}]}}]}\n\n";
+    let args = "data: {\"id\":\"e\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{}\"}}]}}]}\n\n";
+    let o = CHAT.sse([args, header, finish].concat().as_bytes());
+    assert_call(&o, 0, 0, "call_x", "f", "{}");
+}
+
+/// Audio of two replies (another id) is two blocks; a piece that is not
+/// text is not appended.
+#[test]
+fn audio_blocks_stay_apart() {
+    let chunk = |audio: &str| {
+        format!("data: {{\"id\":\"a\",\"choices\":[{{\"index\":0,\"delta\":{{\"audio\":{audio}}}}}]}}\n\n")
+    };
+    let body = [
+        chunk(r#"{"id":"au1","transcript":"Hel","data":"AAA"}"#),
+        chunk(r#"{"transcript":"lo","data":"BBB","expires_at":5}"#),
+        chunk(r#"{"id":"au2","transcript":null,"data":7}"#),
+        chunk(r#"{"data":"CC"}"#),
+    ]
+    .concat();
+    let o = CHAT.sse(body.as_bytes());
+    assert_eq!(
+        o.choice().content,
+        [
+            Part::Raw(obj(
+                r#"{"type":"audio","id":"au1","transcript":"Hello","data":"AAABBB","expires_at":5}"#
+            )),
+            Part::Raw(obj(r#"{"type":"audio","id":"au2","data":"CC"}"#)),
+        ]
+    );
 }

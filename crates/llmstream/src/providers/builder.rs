@@ -444,31 +444,40 @@ impl MessageBuilder {
         if fragment.is_empty() {
             return;
         }
-        if let Some(tc) = self.tool_call_mut(choice, call) {
-            tc.arguments_text.push_str(fragment);
+        let ended = self
+            .arguments
+            .get(&(choice, call))
+            .is_some_and(|s| s.is_ended());
+        let Some(tc) = self.tool_call_mut(choice, call) else {
+            return;
+        };
+        if ended {
+            // Arguments that ended (complete JSON, or the wire's end of the
+            // call) take no more, nor does their text, which stays what the
+            // end reported: whitespace may follow; other text (two calls'
+            // objects run together, a gateway repeating the text) is left
+            // out, and said once, as the call's error and as an error event
+            // (its end event went out already).
+            let text_after = !fragment
+                .trim_start_matches([' ', '\t', '\n', '\r'])
+                .is_empty();
+            if text_after && tc.arguments_error.is_none() {
+                let message = format!(
+                    "tool call {:?} (choice {choice}, call {call}): text after its arguments ended was left out",
+                    tc.id
+                );
+                tc.arguments_error =
+                    Some(String::from("text after the arguments ended was left out"));
+                self.error(ErrorInfo::new(message));
+            }
+            return;
         }
+        tc.arguments_text.push_str(fragment);
         self.emit(StreamEvent::ToolCallDelta {
             choice,
             call,
             fragment: String::from(fragment),
         });
-        let ended = self.arguments.get(&(choice, call)).map(|s| s.is_ended());
-        if ended == Some(true) {
-            // Only whitespace may follow arguments that ended; anything
-            // else would make their text invalid, and is not taken.
-            if !fragment
-                .trim_start_matches([' ', '\t', '\n', '\r'])
-                .is_empty()
-            {
-                if let Some(tc) = self.tool_call_mut(choice, call) {
-                    if tc.arguments_error.is_none() {
-                        tc.arguments_error =
-                            Some(String::from("text after the arguments ended was left out"));
-                    }
-                }
-            }
-            return;
-        }
         let Some(stream) = self.arguments.get_mut(&(choice, call)) else {
             return;
         };

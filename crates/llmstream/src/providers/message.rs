@@ -103,7 +103,9 @@ pub struct ToolCall {
     /// The wire's type of the call: `function`, `custom`, `tool_use`,
     /// `server_tool_use`, … (see [`ToolCall::executed_by_provider`]).
     pub kind: Option<String>,
-    /// The raw argument text received so far.
+    /// The raw argument text received so far, up to the end of the
+    /// arguments (text after it is left out, and is the call's
+    /// `arguments_error`).
     pub arguments_text: String,
     /// The final arguments, set when the call ends (`None` before): as
     /// [`StreamEvent::ToolCallEnd`](super::StreamEvent::ToolCallEnd)'s

@@ -32,7 +32,8 @@
 //! - A call ends as soon as its arguments are one complete JSON value
 //!   (the wire says nothing until the finish reason, after every call):
 //!   its tool can run while the next call streams. Whitespace may follow;
-//!   other text is left out and reported as the call's `arguments_error`.
+//!   other text is left out (of the value and of `arguments_text`) and
+//!   reported, as the call's `arguments_error` and an error event.
 //! - `finish_reason` finishes the choice (ending its open tool calls); when
 //!   every choice seen has finished the message is complete. A stream that
 //!   never sends one still ends its tool calls at `[DONE]` or at the end of
@@ -237,7 +238,16 @@ impl Accumulator {
     /// `{"type":"audio","id":…,"transcript":…,"data":…,"expires_at":…}`,
     /// its strings concatenated as the SDK does.
     fn audio<'v>(&mut self, choice: u64, audio: impl View<'v>) {
-        if self.audio_block(choice).is_none() {
+        // Another id is another reply's audio: a block of its own.
+        let id = get_str(audio, "id").filter(|id| !id.is_empty());
+        let other = match (self.audio_block(choice), id) {
+            (Some(block), Some(id)) => block
+                .get("id")
+                .and_then(Value::as_str)
+                .is_some_and(|held| held != id),
+            _ => false,
+        };
+        if other || self.audio_block(choice).is_none() {
             let mut block = Map::new();
             block.push("type", Value::from("audio"));
             // (Not there if a limit refused it.)
@@ -253,13 +263,15 @@ impl Accumulator {
             return;
         };
         for (key, value) in audio.members() {
+            if value.is_null() {
+                continue;
+            }
+            let streamed = matches!(key, "transcript" | "data");
             match (block.get_mut(key), value.as_str()) {
-                (Some(Value::String(held)), Some(more)) if key != "id" => held.push_str(more),
-                (Some(held), _) => {
-                    if !value.is_null() {
-                        *held = value.to_value();
-                    }
-                }
+                (Some(Value::String(held)), Some(more)) if streamed => held.push_str(more),
+                // The text pieces are strings; anything else is not one.
+                _ if streamed && value.as_str().is_none() => {}
+                (Some(held), _) => *held = value.to_value(),
                 (None, _) => block.push(key, value.to_value()),
             }
         }
@@ -410,25 +422,30 @@ impl Accumulator {
                 return;
             }
         }
-        let Some(arguments) = arguments else {
-            return;
-        };
-        if let Some(text) = arguments.as_str() {
-            self.builder.tool_call_arguments(choice, key, text);
-        } else if arguments.is_object() || arguments.is_array() {
-            // Some gateways send the arguments as an object, not as text.
-            let text = arguments.to_json();
-            self.builder.tool_call_arguments(choice, key, &text);
+        if let Some(arguments) = arguments {
+            if let Some(text) = arguments.as_str() {
+                self.builder.tool_call_arguments(choice, key, text);
+            } else if arguments.is_object() || arguments.is_array() {
+                // Some gateways send the arguments as an object, not as text.
+                let text = arguments.to_json();
+                self.builder.tool_call_arguments(choice, key, &text);
+            }
         }
         // The wire says a call is over only with the finish reason, after
         // every other call: once its arguments are a complete JSON value
         // (nothing but whitespace may follow) it ends now, so that its
         // tool can run while the next call streams, as the AI SDK does.
+        // Not before the call has its id and name, which the end reports.
         let complete = self
             .builder
             .argument_stream(choice, key)
             .is_some_and(|s| s.is_complete() && !s.is_ended());
-        if complete {
+        let named = self
+            .builder
+            .message()
+            .tool_call(choice, key)
+            .is_some_and(|c| !c.id.is_empty() && !c.name.is_empty());
+        if complete && named {
             self.builder.tool_call_end(choice, key);
         }
     }
