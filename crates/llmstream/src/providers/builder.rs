@@ -444,14 +444,17 @@ impl MessageBuilder {
         if fragment.is_empty() {
             return;
         }
-        let ended = self
-            .arguments
-            .get(&(choice, call))
-            .is_some_and(|s| s.is_ended());
-        let Some(tc) = self.tool_call_mut(choice, call) else {
+        // The stream, the call and the queue are apart: one lookup each.
+        let (Some(stream), Some(tc)) = (
+            self.arguments.get_mut(&(choice, call)),
+            self.message
+                .choices
+                .get_mut(&choice)
+                .and_then(|c| c.tool_calls.get_mut(&call)),
+        ) else {
             return;
         };
-        if ended {
+        if stream.is_ended() {
             // Arguments that ended (complete JSON, or the wire's end of the
             // call) take no more, nor does their text, which stays what the
             // end reported: whitespace may follow; other text (two calls'
@@ -473,15 +476,12 @@ impl MessageBuilder {
             return;
         }
         tc.arguments_text.push_str(fragment);
-        self.emit(StreamEvent::ToolCallDelta {
+        let events = &mut self.events;
+        events.push_back(StreamEvent::ToolCallDelta {
             choice,
             call,
             fragment: String::from(fragment),
         });
-        let Some(stream) = self.arguments.get_mut(&(choice, call)) else {
-            return;
-        };
-        let events = &mut self.events;
         stream.push(fragment, |event| {
             events.push_back(match event {
                 ArgumentEvent::Delta { path, text } => StreamEvent::ArgumentDelta {

@@ -440,12 +440,11 @@ impl Accumulator {
             .builder
             .argument_stream(choice, key)
             .is_some_and(|s| s.is_complete() && !s.is_ended());
-        let named = self
-            .builder
-            .message()
-            .tool_call(choice, key)
-            .is_some_and(|c| !c.id.is_empty() && !c.name.is_empty());
-        if complete && named {
+        let named = || {
+            let call = self.builder.message().tool_call(choice, key);
+            call.is_some_and(|c| !c.id.is_empty() && !c.name.is_empty())
+        };
+        if complete && named() {
             self.builder.tool_call_end(choice, key);
         }
     }
