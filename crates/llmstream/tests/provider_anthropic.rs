@@ -1025,11 +1025,22 @@ fn body(payloads: &[&str]) -> Vec<u8> {
 const START: &str = r#"{"type":"message_start","message":{"id":"msg_c","type":"message","role":"assistant","model":"claude-opus-4-6","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":160000,"output_tokens":1}}}"#;
 const END_TURN: &str = r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":40}}"#;
 const STOP: &str = r#"{"type":"message_stop"}"#;
+const COMPACTION_START: &str = r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}"#;
 const TEXT_BLOCK: [&str; 3] = [
     r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#,
     r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Continuing."}}"#,
     r#"{"type":"content_block_stop","index":1}"#,
 ];
+
+/// A message of a compaction block with these deltas, then a text block.
+fn compaction_then_text(deltas: &[&str]) -> Run {
+    let mut payloads = vec![START, COMPACTION_START];
+    payloads.extend(deltas);
+    payloads.push(r#"{"type":"content_block_stop","index":0}"#);
+    payloads.extend(TEXT_BLOCK);
+    payloads.extend([END_TURN, STOP]);
+    ANTHROPIC.sse(&body(&payloads))
+}
 
 /// The compaction block as the message keeps it (the first part).
 fn compaction(run: &Run) -> &Value {
@@ -1043,15 +1054,9 @@ fn compaction(run: &Run) -> &Value {
 /// `compaction_delta` fill in the block its start left null.
 #[test]
 fn compaction_delta_fills_in_its_block() {
-    let mut payloads = vec![
-        START,
-        r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}"#,
+    let run = compaction_then_text(&[
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"Summary of the earlier conversation: the user is refactoring a parser.","encrypted_content":"EqQBCkYIBxgCKkD-opaque"}}"#,
-        r#"{"type":"content_block_stop","index":0}"#,
-    ];
-    payloads.extend(TEXT_BLOCK);
-    payloads.extend([END_TURN, STOP]);
-    let run = ANTHROPIC.sse(&body(&payloads));
+    ]);
     assert_eq!(
         compaction(&run),
         &obj(
@@ -1074,18 +1079,12 @@ fn compaction_delta_fills_in_its_block() {
 /// `encrypted_content` wins, a null member changes nothing.
 #[test]
 fn compaction_deltas_accumulate() {
-    let mut payloads = vec![
-        START,
-        r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}"#,
+    let run = compaction_then_text(&[
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"Summary: ","encrypted_content":null}}"#,
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"a parser","encrypted_content":"E1"}}"#,
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":null,"encrypted_content":"E2"}}"#,
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"."}}"#,
-        r#"{"type":"content_block_stop","index":0}"#,
-    ];
-    payloads.extend(TEXT_BLOCK);
-    payloads.extend([END_TURN, STOP]);
-    let run = ANTHROPIC.sse(&body(&payloads));
+    ]);
     assert_eq!(
         compaction(&run),
         &obj(r#"{"type":"compaction","content":"Summary: a parser.","encrypted_content":"E2"}"#)
@@ -1117,7 +1116,7 @@ fn compaction_delta_without_block_start() {
 fn compaction_delta_reaches_its_block_after_another_raw_block() {
     let payloads = [
         START,
-        r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}"#,
+        COMPACTION_START,
         r#"{"type":"content_block_start","index":1,"content_block":{"type":"redacted_thinking","data":"x"}}"#,
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"S","encrypted_content":"E"}}"#,
         r#"{"type":"content_block_stop","index":1}"#,
