@@ -14,7 +14,7 @@ use alloc::string::String;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::event::{FinishReason, StreamEvent, Usage};
-use super::message::{Choice, ErrorInfo, Message, Part, ToolCall};
+use super::message::{text_len, Choice, ErrorInfo, Message, Part, ToolCall};
 use super::Provider;
 use crate::json::Value;
 
@@ -717,15 +717,8 @@ impl MessageBuilder {
         if pending || !on_text {
             self.begin_text(choice);
         }
-        let Some(c) = self.message.choices.get_mut(&choice) else {
-            return;
-        };
-        if !matches!(c.content.last(), Some(Part::Text(_))) {
-            return;
-        }
-        let position = c.content.len().saturating_sub(1);
-        if let Some(list) = c.citations.get_or_default(position) {
-            list.push(citation);
+        if let Some(position) = self.last_part_position(choice) {
+            self.citation_at(choice, position, citation);
         }
     }
 
@@ -806,14 +799,7 @@ impl MessageBuilder {
         };
         // Where the part's text lies in the running text: after the text
         // parts before it.
-        let before = c.content.get(..position).unwrap_or_default();
-        let start: usize = before
-            .iter()
-            .map(|p| match p {
-                Part::Text(t) => t.len(),
-                _ => 0,
-            })
-            .sum();
+        let start = text_len(c.content.get(..position).unwrap_or_default());
         let Some(Part::Text(old)) = c.content.get_mut(position) else {
             return false;
         };

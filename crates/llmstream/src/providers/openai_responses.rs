@@ -473,11 +473,7 @@ impl Accumulator {
             return 0;
         };
         let after = choice.content.get(position.saturating_add(1)..);
-        let text = |p: &Part| match p {
-            Part::Text(t) => t.len(),
-            _ => 0,
-        };
-        after.unwrap_or_default().iter().map(text).sum()
+        super::message::text_len(after.unwrap_or_default())
     }
 
     /// Log probabilities of an answer text: every delta's are kept; a
