@@ -292,10 +292,7 @@ impl MessageBuilder {
             .get_mut(&choice)
             .and_then(|c| c.content.get_mut(position));
         match part {
-            Some(Part::Reasoning {
-                signature: s @ None,
-                ..
-            }) => {
+            Some(Part::Reasoning { signature: s, .. }) => {
                 *s = Some(String::from(signature));
                 true
             }
