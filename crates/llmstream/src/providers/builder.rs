@@ -820,22 +820,18 @@ impl MessageBuilder {
 
     /// Attaches a citation to the text part at `position` in `choice`'s
     /// content, which need not be the latest part (OpenAI Responses
-    /// annotations name the item and part they belong to). Returns whether
-    /// that part is text (nothing is attached otherwise).
-    pub fn citation_at(&mut self, choice: u64, position: usize, citation: Value) -> bool {
-        let Some(c) = self.message.choices.get_mut(&choice) else {
-            return false;
-        };
+    /// annotations name the item and part they belong to). Returns its
+    /// index among that part's citations (to replace it later with
+    /// [`MessageBuilder::citations_at_mut`]); `None`, with nothing
+    /// attached, if that part is not text.
+    pub fn citation_at(&mut self, choice: u64, position: usize, citation: Value) -> Option<usize> {
+        let c = self.message.choices.get_mut(&choice)?;
         if !matches!(c.content.get(position), Some(Part::Text(_))) {
-            return false;
+            return None;
         }
-        match c.citations.get_or_default(position) {
-            Some(list) => {
-                list.push(citation);
-                true
-            }
-            None => false,
-        }
+        let list = c.citations.get_or_default(position)?;
+        list.push(citation);
+        Some(list.len() - 1)
     }
 
     /// Sets the phase of the text part at `position` in `choice`'s content

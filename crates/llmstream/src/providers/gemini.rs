@@ -252,17 +252,17 @@ impl Accumulator {
             *slot = kept;
             return;
         }
-        let text = self.builder.message().choices.get(&choice).and_then(|c| {
-            c.content
-                .iter()
-                .rposition(|p| matches!(p, Part::Text(_)))
-                .map(|position| (position, c.citations.get(&position).map_or(0, Vec::len)))
-        });
+        let text = self
+            .builder
+            .message()
+            .choices
+            .get(&choice)
+            .and_then(|c| c.content.iter().rposition(|p| matches!(p, Part::Text(_))));
         let at = match text {
-            Some((position, index)) => self
+            Some(position) => self
                 .builder
                 .citation_at(choice, position, kept)
-                .then_some(Grounding::Citation(position, index)),
+                .map(|index| Grounding::Citation(position, index)),
             None => self.builder.raw_part(choice, kept).map(Grounding::Raw),
         };
         if let Some(state) = self.candidates.get_mut(&choice) {

@@ -240,14 +240,11 @@ impl Accumulator {
     fn audio<'v>(&mut self, choice: u64, audio: impl View<'v>) {
         // Another id is another reply's audio: a block of its own.
         let id = get_str(audio, "id").filter(|id| !id.is_empty());
-        let other = match (self.audio_block(choice), id) {
-            (Some(block), Some(id)) => block
-                .get("id")
-                .and_then(Value::as_str)
-                .is_some_and(|held| held != id),
-            _ => false,
+        let same = |block: &Map| {
+            let held = block.get("id").and_then(Value::as_str);
+            id.zip(held).map_or(true, |(id, held)| id == held)
         };
-        if other || self.audio_block(choice).is_none() {
+        if !self.audio_block(choice).is_some_and(|b| same(b)) {
             let mut block = Map::new();
             block.push("type", Value::from("audio"));
             // (Not there if a limit refused it.)
@@ -266,13 +263,14 @@ impl Accumulator {
             if value.is_null() {
                 continue;
             }
-            let streamed = matches!(key, "transcript" | "data");
-            match (block.get_mut(key), value.as_str()) {
-                (Some(Value::String(held)), Some(more)) if streamed => held.push_str(more),
+            match (key, value.as_str(), block.get_mut(key)) {
+                ("transcript" | "data", Some(more), Some(Value::String(held))) => {
+                    held.push_str(more)
+                }
                 // The text pieces are strings; anything else is not one.
-                _ if streamed && value.as_str().is_none() => {}
-                (Some(held), _) => *held = value.to_value(),
-                (None, _) => block.push(key, value.to_value()),
+                ("transcript" | "data", None, _) => {}
+                (_, _, Some(held)) => *held = value.to_value(),
+                (_, _, None) => block.push(key, value.to_value()),
             }
         }
     }

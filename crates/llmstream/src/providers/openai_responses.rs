@@ -510,10 +510,10 @@ impl Accumulator {
         let Some(position) = self.text_part(segment) else {
             return;
         };
-        if self
+        let attached = self
             .builder
-            .citation_at(CHOICE, position, annotation.to_value())
-        {
+            .citation_at(CHOICE, position, annotation.to_value());
+        if attached.is_some() {
             self.segments
                 .entry(segment)
                 .or_default()
