@@ -1570,3 +1570,38 @@ fn a_deep_value_before_the_action_member_is_held_within_bounds() {
         assert!(args.len() < 20_000, "{} argument events", args.len());
     }
 }
+
+/// An argument string cut short whose deltas the allowance merged: its held
+/// text goes out at `finish`, before the error, so the deltas add up to
+/// the string.
+#[test]
+fn an_argument_string_cut_short_past_the_allowance_keeps_all_its_text() {
+    let (_, head, text) = common::string_past_the_allowance();
+    let mut stream = ActionStream::new();
+    stream.push(&format!("```json\n{{\"action\":\"f\",{head}"));
+    for c in text.chars() {
+        stream.push(&c.to_string());
+    }
+    let deltas = |events: &[ActionEvent]| -> String {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                ActionEvent::ArgumentDelta { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut events: Vec<ActionEvent> = std::iter::from_fn(|| stream.next_event()).collect();
+    assert!(deltas(&events).len() < text.len());
+    stream.finish();
+    let ended: Vec<ActionEvent> = std::iter::from_fn(|| stream.next_event()).collect();
+    let error = ended
+        .iter()
+        .position(|e| matches!(e, ActionEvent::Error { .. }));
+    let delta = ended
+        .iter()
+        .position(|e| matches!(e, ActionEvent::ArgumentDelta { .. }));
+    assert!(delta.is_some() && delta < error, "{delta:?} {error:?}");
+    events.extend(ended);
+    assert_eq!(deltas(&events), text);
+}

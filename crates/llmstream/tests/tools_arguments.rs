@@ -819,3 +819,84 @@ fn ordinary_arguments_in_one_byte_pieces_keep_every_event() {
     assert_eq!(values, 1200 + 600 + 4 + 5);
     assert_eq!(deltas, 2000, "one delta per byte of the string");
 }
+
+/// The text of a string cut short whose deltas the allowance merged (some
+/// of it held back when the input stops) goes out when the arguments end,
+/// so the deltas add up to the string in the final value: from a single
+/// stream, from `ArgumentStreams`, and as a message builder's events.
+#[test]
+fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
+    use llmstream::providers::{MessageBuilder, Provider, StreamEvent};
+    let (key, head, text) = common::string_past_the_allowance();
+    let pieces = || std::iter::once(format!("{{{head}")).chain(text.chars().map(String::from));
+    let joined = |deltas: &[&str]| deltas.concat();
+
+    let mut stream = ArgumentStream::json();
+    let mut pushed = Vec::new();
+    for piece in pieces() {
+        stream.push(&piece, |e| pushed.push(e));
+    }
+    let deltas = |events: &[ArgumentEvent]| -> String {
+        let texts: Vec<&str> = events
+            .iter()
+            .filter_map(|e| match e {
+                ArgumentEvent::Delta { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        joined(&texts)
+    };
+    // The case this is for: some text is held back when the input stops.
+    assert!(deltas(&pushed).len() < text.len());
+    let mut ended = Vec::new();
+    let full = stream.end_with(|e| ended.push(e));
+    assert_eq!(full.get(&key).and_then(Value::as_str), Some(text.as_str()));
+    assert!(stream.error().is_some_and(|e| e.is_incomplete()));
+    assert_eq!(ended.len(), 1);
+    assert!(
+        matches!(&ended[0], ArgumentEvent::Delta { path, .. } if path.to_string().contains("kkk"))
+    );
+    pushed.extend(ended);
+    assert_eq!(deltas(&pushed), text);
+
+    let mut calls = ArgumentStreams::new();
+    for piece in pieces() {
+        calls.push("c", &piece);
+    }
+    assert_eq!(
+        calls.end("c").as_ref().and_then(|a| a.get(&key)),
+        full.get(&key)
+    );
+    let texts: Vec<String> = drain(&mut calls)
+        .into_iter()
+        .filter_map(|e| match e {
+            ToolEvent::ArgumentDelta { text, .. } => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts.concat(), text);
+
+    let mut builder = MessageBuilder::new(Provider::OpenAiChat);
+    builder.tool_call_start(0, 0, "call_1", "f");
+    for piece in pieces() {
+        builder.tool_call_arguments(0, 0, &piece);
+    }
+    builder.end_stream();
+    let events: Vec<StreamEvent> = std::iter::from_fn(|| builder.next_event()).collect();
+    let texts: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ArgumentDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(joined(&texts), text);
+    // The held text goes out before the call's end.
+    let last_delta = events
+        .iter()
+        .rposition(|e| matches!(e, StreamEvent::ArgumentDelta { .. }));
+    let end = events
+        .iter()
+        .position(|e| matches!(e, StreamEvent::ToolCallEnd { .. }));
+    assert!(last_delta < end, "{last_delta:?} {end:?}");
+}

@@ -382,3 +382,34 @@ fn a_top_level_array_is_not_a_call() {
         "{events:?}"
     );
 }
+
+/// An input string cut short whose deltas the allowance merged: its held
+/// text goes out at `finish`, before the error, so the deltas add up to
+/// the string.
+#[test]
+fn an_input_string_cut_short_past_the_allowance_keeps_all_its_text() {
+    let (_, head, text) = common::string_past_the_allowance();
+    let mut detector = ToolCallDetector::new();
+    detector
+        .push(format!(r#"{{"name":"f","input":{{{head}"#).as_bytes())
+        .unwrap();
+    let mut events = Vec::new();
+    for c in text.chars() {
+        detector.push(c.to_string().as_bytes()).unwrap();
+        events.extend(drain(&mut detector));
+    }
+    let deltas = |events: &[Detected]| -> String {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Detected::ArgumentDelta { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(deltas(&events).len() < text.len());
+    let error = detector.finish().expect_err("the object is cut short");
+    assert!(error.is_incomplete());
+    events.extend(drain(&mut detector));
+    assert_eq!(deltas(&events), text);
+}

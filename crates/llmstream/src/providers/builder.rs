@@ -480,20 +480,7 @@ impl MessageBuilder {
             fragment: String::from(fragment),
         });
         stream.push(fragment, |event| {
-            events.push_back(match event {
-                ArgumentEvent::Delta { path, text } => StreamEvent::ArgumentDelta {
-                    choice,
-                    call,
-                    path,
-                    text,
-                },
-                ArgumentEvent::Value { path, value } => StreamEvent::Argument {
-                    choice,
-                    call,
-                    path,
-                    value,
-                },
-            });
+            events.push_back(argument_event(choice, call, event));
         });
     }
 
@@ -521,7 +508,7 @@ impl MessageBuilder {
         arguments.push(text, |_| {});
         tc.arguments_text = String::from(text);
         if tc.ended {
-            let value = arguments.end_with(text);
+            let value = arguments.end_of(text, |_| {});
             tc.arguments_error = arguments.error().map(|e| format!("{e}"));
             tc.arguments = Some(value);
         }
@@ -560,7 +547,10 @@ impl MessageBuilder {
         else {
             return;
         };
-        let arguments = stream.end_with(&tc.arguments_text);
+        let events = &mut self.events;
+        let arguments = stream.end_of(&tc.arguments_text, |event| {
+            events.push_back(argument_event(choice, call, event));
+        });
         let error = stream.error().map(|e| format!("{e}"));
         tc.arguments = Some(arguments.clone());
         tc.ended = true;
@@ -845,5 +835,24 @@ impl MessageBuilder {
         {
             c.phases.insert(position, String::from(phase));
         }
+    }
+}
+
+/// A tool call's argument event as a stream event of call `call` of
+/// `choice`.
+fn argument_event(choice: u64, call: u64, event: ArgumentEvent) -> StreamEvent {
+    match event {
+        ArgumentEvent::Delta { path, text } => StreamEvent::ArgumentDelta {
+            choice,
+            call,
+            path,
+            text,
+        },
+        ArgumentEvent::Value { path, value } => StreamEvent::Argument {
+            choice,
+            call,
+            path,
+            value,
+        },
     }
 }

@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::budget::Budget;
+use super::budget::{Budget, Completed};
 use crate::json::{
     Error, ErrorKind, EventKind, Expected, Limits, Map, Number, Options, Parser, PathBuf, Segment,
     Value,
@@ -347,6 +347,9 @@ impl ActionStream {
         if self.mode == Mode::Json {
             let mut partial = None;
             let mut message = format!("JSON value never closed at byte {end}");
+            if let Some(path) = self.parser.as_ref().map(|p| p.path().to_path_buf()) {
+                self.flush_cut_string(path.segments());
+            }
             if let Some(parser) = self.parser.as_mut() {
                 match parser.end_partial() {
                     Ok(value) => partial = value,
@@ -707,7 +710,7 @@ impl ActionStream {
             self.raw.push_str(rest.get(..used).unwrap_or(""));
         }
         if let Some(e) = error {
-            self.flush_cut_string(&e);
+            self.flush_cut_string(e.path().segments());
             let at = self.input_offset(self.json_at + e.offset());
             if self.current.reported {
                 self.fail(&e, at, parser.snapshot().cloned());
@@ -832,12 +835,10 @@ impl ActionStream {
                     self.budget.close_forced(at, segments);
                     return true;
                 }
-                let rel = segments.get(prefix..).unwrap_or(&[]);
-                if is_action_member(rel) {
+                if is_action_member(segments.get(prefix..).unwrap_or(&[])) {
                     self.budget.close_quiet();
                     return false;
                 }
-                return self.budget.close(at, rel);
             }
             _ => {}
         }
@@ -891,26 +892,20 @@ impl ActionStream {
             return false;
         }
         let call = self.current.call.as_ref().map_or(0, |(c, _)| *c);
-        if let EventKind::StringDelta(text) = kind {
-            if let Some(text) = self.budget.delta(at, rel, text) {
-                let path = PathBuf::from(rel.to_vec());
-                self.argument(ActionEvent::ArgumentDelta { call, path, text });
-            }
-            return false;
+        let report = self.budget.charge(at, rel, kind);
+        if let Some(text) = report.delta {
+            let path = PathBuf::from(rel.to_vec());
+            self.argument(ActionEvent::ArgumentDelta { call, path, text });
         }
-        if let EventKind::String(_) = kind {
-            if let Some(text) = self.budget.string_end(rel) {
-                let path = PathBuf::from(rel.to_vec());
-                self.argument(ActionEvent::ArgumentDelta { call, path, text });
-            }
-        }
-        if let Some(value) = scalar(kind) {
-            if self.budget.value(at, rel) {
+        match report.value {
+            Some(Completed::Scalar(value)) => {
                 let path = PathBuf::from(rel.to_vec());
                 self.argument(ActionEvent::Argument { call, path, value });
+                false
             }
+            Some(Completed::Container) => true,
+            None => false,
         }
-        false
     }
 
     /// A container closed whose value [`ActionStream::handle`] asked for.
@@ -943,11 +938,12 @@ impl ActionStream {
         }
     }
 
-    /// The text held back of an argument string already reported on goes
-    /// out before the error that cuts it.
-    fn flush_cut_string(&mut self, e: &Error) {
+    /// The text held back of an argument string already reported on, at
+    /// `segments`, goes out before what cuts the string (an error, or the
+    /// end of the input), so that its deltas add up to its text.
+    fn flush_cut_string(&mut self, segments: &[Segment]) {
         let prefix = usize::from(self.current.array);
-        let rel = e.path().segments().get(prefix..).unwrap_or(&[]);
+        let rel = segments.get(prefix..).unwrap_or(&[]);
         if let Some(text) = self.budget.string_end(rel) {
             let call = self.current.call.as_ref().map_or(0, |(c, _)| *c);
             let path = PathBuf::from(rel.to_vec());

@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::budget::Budget;
-use crate::json::{Error, EventKind, Number, Parser, PathBuf, Value};
+use crate::json::{Error, EventKind, Parser, PathBuf, Value};
 
 /// One tool call's argument text, parsed incrementally.
 ///
@@ -169,50 +169,24 @@ impl ArgumentStream {
                 match event.kind {
                     EventKind::StartObject | EventKind::StartArray => budget.open(at),
                     EventKind::EndObject | EventKind::EndArray => budget.close_quiet(),
+                    EventKind::StringDelta(_) => {}
                     _ => budget.count(),
                 }
                 continue;
             }
-            let value = match event.kind {
-                EventKind::StringDelta(text) => {
-                    if let Some(text) = budget.delta(at, segments, text) {
-                        let path = event.path.to_path_buf();
-                        emit(ArgumentEvent::Delta { path, text });
-                    }
-                    continue;
-                }
-                EventKind::StartObject | EventKind::StartArray => {
-                    budget.open(at);
-                    continue;
-                }
-                EventKind::EndObject | EventKind::EndArray => {
-                    if !budget.close(at, segments) {
-                        continue;
-                    }
-                    // Taken from the snapshot at its end event, where its
-                    // path names it even among duplicate keys.
-                    let path = event.path.to_path_buf();
-                    if let Some(value) = feed.snapshot().and_then(|r| r.at(path.as_path())) {
-                        let value = value.clone();
-                        emit(ArgumentEvent::Value { path, value });
-                    }
-                    continue;
-                }
-                EventKind::String(text) => {
-                    if let Some(rest) = budget.string_end(segments) {
-                        let path = event.path.to_path_buf();
-                        emit(ArgumentEvent::Delta { path, text: rest });
-                    }
-                    Value::from(text)
-                }
-                EventKind::Number(raw) => Number::from_text(raw).map_or(Value::Null, Value::Number),
-                EventKind::Bool(b) => Value::Bool(b),
-                EventKind::Null => Value::Null,
-            };
-            if budget.value(at, segments) {
+            let report = budget.charge(at, segments, event.kind);
+            if let Some(text) = report.delta {
                 let path = event.path.to_path_buf();
-                emit(ArgumentEvent::Value { path, value });
+                emit(ArgumentEvent::Delta { path, text });
             }
+            let Some(completed) = report.value else {
+                continue;
+            };
+            let path = event.path.to_path_buf();
+            let Some(value) = completed.into_value(feed.snapshot(), path.as_path()) else {
+                continue;
+            };
+            emit(ArgumentEvent::Value { path, value });
         }
     }
 
@@ -221,15 +195,24 @@ impl ArgumentStream {
     /// value, with [`ArgumentStream::error`] saying why; invalid JSON, and
     /// free text, give the text as a string.
     pub fn end(&mut self) -> Value {
+        self.end_with(|_| {})
+    }
+
+    /// [`ArgumentStream::end`], handing `emit` what the end reveals: the
+    /// text of a string cut short that the events' allowance held back
+    /// (see the [module docs](super)), so that the deltas of a string add
+    /// up to its text in the final value even when the input stops inside
+    /// it.
+    pub fn end_with(&mut self, emit: impl FnMut(ArgumentEvent)) -> Value {
         let text = core::mem::take(&mut self.text);
-        let value = self.end_with(&text);
+        let value = self.end_of(&text, emit);
         self.text = text;
         value
     }
 
-    /// [`ArgumentStream::end`] where `text` is all that was pushed (see
-    /// [`ArgumentStream::drop_text`]).
-    pub(crate) fn end_with(&mut self, text: &str) -> Value {
+    /// [`ArgumentStream::end_with`] where `text` is all that was pushed
+    /// (see [`ArgumentStream::drop_text`]).
+    pub(crate) fn end_of(&mut self, text: &str, mut emit: impl FnMut(ArgumentEvent)) -> Value {
         self.ended = true;
         let Some(parser) = self.parser.as_mut() else {
             return Value::from(text);
@@ -244,6 +227,13 @@ impl ArgumentStream {
         // (its error is sticky), so that ending twice gives one value.
         if self.error.as_ref().is_some_and(|e| !e.is_incomplete()) {
             return Value::from(text);
+        }
+        // The input stops inside a string already reported on: its held
+        // text goes out before the end cuts it.
+        let path = parser.path();
+        if let Some(text) = self.budget.string_end(path.segments()) {
+            let path = path.to_path_buf();
+            emit(ArgumentEvent::Delta { path, text });
         }
         if let Err(e) = parser.end() {
             self.error = Some(e);

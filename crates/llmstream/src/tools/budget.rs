@@ -22,7 +22,7 @@
 //! - a string delta that does not fit is held and goes out merged with the
 //!   string's next delta that fits. Once a delta of a string went out, the
 //!   rest of that string's text goes out at the latest when the string
-//!   completes (or the text fails), whatever it costs: the deltas a
+//!   completes (or the text fails, or ends inside it), whatever it costs: the deltas a
 //!   consumer saw then add up to the string. That forced delta costs no
 //!   more than the one that started the string, so it at most doubles the
 //!   total.
@@ -35,7 +35,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use crate::json::{Segment, Value};
+use crate::json::{EventKind, Number, Path, Segment, Value};
 
 /// Event bytes allowed before any text: small values are never limited.
 pub(crate) const BASE: u64 = 64 * 1024;
@@ -66,6 +66,28 @@ pub(crate) fn path_cost(segments: &[Segment]) -> u64 {
         .sum()
 }
 
+/// What one parser event inside the arguments gives to report, in this
+/// order: held text of a string, then a completed value.
+#[derive(Debug, Default)]
+pub(crate) struct Report {
+    /// Text of a string: a delta that fits (with what was held before it),
+    /// or the held rest of a string that completed.
+    pub(crate) delta: Option<String>,
+    /// A value that completed and whose event fits.
+    pub(crate) value: Option<Completed>,
+}
+
+/// A completed value whose event fits.
+#[derive(Debug)]
+pub(crate) enum Completed {
+    /// A scalar, built only once it is known to be reported.
+    Scalar(Value),
+    /// A container: its value is the snapshot's at the event's path, read
+    /// at its end event (where the path names it even among duplicate
+    /// keys; a later duplicate would stand in for it at the piece's end).
+    Container,
+}
+
 /// The account of one JSON value's argument events.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Budget {
@@ -86,6 +108,45 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
+    /// Charges one parser event read at text offset `at`, at `rel` (its
+    /// path inside the arguments, not the root's): what it gives to
+    /// report. The owner decides which events are arguments; this is the
+    /// account every owner keeps of them.
+    pub(crate) fn charge(&mut self, at: u64, rel: &[Segment], kind: EventKind<'_>) -> Report {
+        let mut report = Report::default();
+        let scalar = match kind {
+            EventKind::StartObject | EventKind::StartArray => {
+                self.open(at);
+                return report;
+            }
+            EventKind::EndObject | EventKind::EndArray => {
+                if self.close(at, rel) {
+                    report.value = Some(Completed::Container);
+                }
+                return report;
+            }
+            EventKind::StringDelta(text) => {
+                report.delta = self.delta(at, rel, text);
+                return report;
+            }
+            EventKind::String(text) => {
+                report.delta = self.string_end(rel);
+                Scalar::String(text)
+            }
+            EventKind::Number(raw) => Scalar::Number(raw),
+            EventKind::Bool(b) => Scalar::Other(Value::Bool(b)),
+            EventKind::Null => Scalar::Other(Value::Null),
+        };
+        if self.value(at, rel) {
+            report.value = Some(Completed::Scalar(match scalar {
+                Scalar::String(text) => Value::from(text),
+                Scalar::Number(raw) => Number::from_text(raw).map_or(Value::Null, Value::Number),
+                Scalar::Other(value) => value,
+            }));
+        }
+        report
+    }
+
     /// Charges `cost` at text offset `at` if the allowance has room.
     fn spend(&mut self, at: u64, cost: u64) -> bool {
         let allowed = BASE.saturating_add(at.saturating_mul(PER_BYTE));
@@ -105,7 +166,7 @@ impl Budget {
 
     /// A delta of the open string at `segments`, read at offset `at`: the
     /// text to report now, if any (what was held included).
-    pub(crate) fn delta(&mut self, at: u64, segments: &[Segment], text: &str) -> Option<String> {
+    fn delta(&mut self, at: u64, segments: &[Segment], text: &str) -> Option<String> {
         if !self.spend(at, path_cost(segments) + EVENT) {
             self.pending.push_str(text);
             return None;
@@ -119,9 +180,9 @@ impl Budget {
         Some(out)
     }
 
-    /// The open string at `segments` completed (or failed): the text held
-    /// back, when some of the string was reported, so that its deltas add
-    /// up to its text.
+    /// The open string at `segments` completed (or the text failed, or
+    /// ended inside it): the text held back, when some of the string was
+    /// reported, so that its deltas add up to its text.
     pub(crate) fn string_end(&mut self, segments: &[Segment]) -> Option<String> {
         let started = core::mem::take(&mut self.started);
         let rest = core::mem::take(&mut self.pending);
@@ -134,7 +195,7 @@ impl Budget {
 
     /// A scalar at `segments` completed at offset `at`: whether its event
     /// fits.
-    pub(crate) fn value(&mut self, at: u64, segments: &[Segment]) -> bool {
+    fn value(&mut self, at: u64, segments: &[Segment]) -> bool {
         self.values += 1;
         self.spend(at, path_cost(segments) + EVENT)
     }
@@ -163,7 +224,7 @@ impl Budget {
 
     /// A container at `segments` closed at offset `at`: whether a copy of
     /// it fits.
-    pub(crate) fn close(&mut self, at: u64, segments: &[Segment]) -> bool {
+    fn close(&mut self, at: u64, segments: &[Segment]) -> bool {
         let cost = self.close_cost(at, segments);
         self.spend(at, cost)
     }
@@ -180,4 +241,21 @@ impl Budget {
         self.open.pop();
         self.values += 1;
     }
+}
+
+impl Completed {
+    /// The completed value, a container's read from `snapshot` at `path`.
+    pub(crate) fn into_value(self, snapshot: Option<&Value>, path: Path<'_>) -> Option<Value> {
+        match self {
+            Completed::Scalar(value) => Some(value),
+            Completed::Container => snapshot?.at(path).cloned(),
+        }
+    }
+}
+
+/// A scalar's text, before it is known to be reported.
+enum Scalar<'a> {
+    String(&'a str),
+    Number(&'a str),
+    Other(Value),
 }

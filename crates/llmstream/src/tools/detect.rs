@@ -3,8 +3,8 @@
 use alloc::collections::VecDeque;
 use alloc::string::String;
 
-use super::budget::Budget;
-use crate::json::{Error, EventKind, Number, Parser, PathBuf, Segment, Value};
+use super::budget::{Budget, Completed, Report};
+use crate::json::{Error, EventKind, Parser, PathBuf, Segment, Value};
 
 /// Reads a JSON object shaped like a tool call — Anthropic's
 /// `{"type":"tool_use","id":…,"name":…,"input":{…}}` or the common
@@ -108,15 +108,7 @@ impl ToolCallDetector {
             let event = match event {
                 Ok(event) => event,
                 Err(e) => {
-                    // Text held back of a string already reported on goes
-                    // out before the error.
-                    let segments = e.path().segments();
-                    if is_input_key(segments.first()) {
-                        if let Some(text) = budget.string_end(segments.get(1..).unwrap_or(&[])) {
-                            let path = PathBuf::from(segments.get(1..).unwrap_or(&[]).to_vec());
-                            events.push_back(Detected::ArgumentDelta { path, text });
-                        }
-                    }
+                    flush_cut_string(budget, events, e.path().segments());
                     return Err(e);
                 }
             };
@@ -158,49 +150,30 @@ impl ToolCallDetector {
                 continue;
             }
             let rel = segments.get(1..).unwrap_or(&[]);
-            let value = match event.kind {
-                EventKind::StringDelta(text) => {
-                    if let Some(text) = budget.delta(at, rel, text) {
-                        let path = PathBuf::from(rel.to_vec());
-                        events.push_back(Detected::ArgumentDelta { path, text });
-                    }
-                    continue;
+            let report = if closes && rel.is_empty() {
+                // The input itself is always reported (inputs do not nest,
+                // so their copies add up to the text); what is inside it
+                // as the allowance lets it.
+                budget.close_forced(at, rel);
+                Report {
+                    delta: None,
+                    value: Some(Completed::Container),
                 }
-                EventKind::EndObject | EventKind::EndArray => {
-                    // The input itself is always reported (inputs do not
-                    // nest, so their copies add up to the text); what is
-                    // inside it as the allowance lets it.
-                    if rel.is_empty() {
-                        budget.close_forced(at, rel);
-                    } else if !budget.close(at, rel) {
-                        continue;
-                    }
-                    let path = PathBuf::from(rel.to_vec());
-                    // Taken now, by its whole path (under `input` or
-                    // `arguments`, whichever it is): at its end event it is
-                    // the last member at every level, so a duplicate key
-                    // after it cannot stand in for it.
-                    let full = event.path.to_path_buf();
-                    if let Some(value) = feed.snapshot().and_then(|r| r.at(full.as_path())) {
-                        let value = value.clone();
-                        events.push_back(Detected::Argument { path, value });
-                    }
-                    continue;
-                }
-                EventKind::String(text) => {
-                    if let Some(rest) = budget.string_end(rel) {
-                        let path = PathBuf::from(rel.to_vec());
-                        events.push_back(Detected::ArgumentDelta { path, text: rest });
-                    }
-                    Value::from(text)
-                }
-                EventKind::Number(raw) => Number::from_text(raw).map_or(Value::Null, Value::Number),
-                EventKind::Bool(b) => Value::Bool(b),
-                EventKind::Null => Value::Null,
-                EventKind::StartObject | EventKind::StartArray => continue,
+            } else {
+                budget.charge(at, rel, event.kind)
             };
-            if budget.value(at, rel) {
+            if let Some(text) = report.delta {
                 let path = PathBuf::from(rel.to_vec());
+                events.push_back(Detected::ArgumentDelta { path, text });
+            }
+            let Some(completed) = report.value else {
+                continue;
+            };
+            // A container is read by its whole path (under `input` or
+            // `arguments`, whichever it is).
+            let full = event.path.to_path_buf();
+            let path = PathBuf::from(rel.to_vec());
+            if let Some(value) = completed.into_value(feed.snapshot(), full.as_path()) {
                 events.push_back(Detected::Argument { path, value });
             }
         }
@@ -208,6 +181,22 @@ impl ToolCallDetector {
 
     /// The object ended: an incomplete object is an error.
     pub fn finish(&mut self) -> Result<(), Error> {
+        let path = self.parser.path();
+        flush_cut_string(&mut self.budget, &mut self.events, path.segments());
         self.parser.end()
+    }
+}
+
+/// The text held back of an input string already reported on, at
+/// `segments`, goes out before what cuts the string (an error, or the end
+/// of the input), so that its deltas add up to its text.
+fn flush_cut_string(budget: &mut Budget, events: &mut VecDeque<Detected>, segments: &[Segment]) {
+    if !is_input_key(segments.first()) {
+        return;
+    }
+    let rel = segments.get(1..).unwrap_or(&[]);
+    if let Some(text) = budget.string_end(rel) {
+        let path = PathBuf::from(rel.to_vec());
+        events.push_back(Detected::ArgumentDelta { path, text });
     }
 }

@@ -27,10 +27,10 @@
 //! goes out at the latest when the string completes, so its deltas always
 //! add up to its text. Which deltas merge depends on the pieces; which
 //! completed values are reported depends on the pieces only through the
-//! deltas, as the allowance follows the offset in the text. One loss
-//! remains past the allowance: text held back when the input ends cut
-//! short inside a string (`end` reports no events) is in the final value,
-//! not in a delta.
+//! deltas, as the allowance follows the offset in the text. That holds
+//! when the input stops inside a string too: the end reports the text held
+//! back ([`ArgumentStream::end_with`], [`ArgumentStreams::end`],
+//! [`ToolCallDetector::finish`], [`ActionStream::finish`]).
 
 mod actions;
 mod arguments;

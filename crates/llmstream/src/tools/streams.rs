@@ -163,20 +163,7 @@ impl ArgumentStreams {
         }
         let had_error = stream.error().is_some();
         let events = &mut self.events;
-        stream.push(fragment, |event| {
-            events.push_back(match event {
-                ArgumentEvent::Delta { path, text } => ToolEvent::ArgumentDelta {
-                    id: String::from(id),
-                    path,
-                    text,
-                },
-                ArgumentEvent::Value { path, value } => ToolEvent::Argument {
-                    id: String::from(id),
-                    path,
-                    value,
-                },
-            });
-        });
+        stream.push(fragment, |event| events.push_back(tool_event(id, event)));
         if let (false, Some(e)) = (had_error, stream.error()) {
             let message = format!("arguments are not valid JSON: {e}");
             self.events.push_back(ToolEvent::Error {
@@ -219,7 +206,8 @@ impl ArgumentStreams {
             return None;
         }
         let had_error = stream.error().is_some();
-        let arguments = stream.end();
+        let events = &mut self.events;
+        let arguments = stream.end_with(|event| events.push_back(tool_event(id, event)));
         if let (false, Some(e)) = (had_error, stream.error()) {
             let message = format!("arguments ended early: {e}");
             self.events.push_back(ToolEvent::Error {
@@ -232,5 +220,21 @@ impl ArgumentStreams {
             arguments: arguments.clone(),
         });
         Some(arguments)
+    }
+}
+
+/// An argument event of call `id`.
+fn tool_event(id: &str, event: ArgumentEvent) -> ToolEvent {
+    match event {
+        ArgumentEvent::Delta { path, text } => ToolEvent::ArgumentDelta {
+            id: String::from(id),
+            path,
+            text,
+        },
+        ArgumentEvent::Value { path, value } => ToolEvent::Argument {
+            id: String::from(id),
+            path,
+            value,
+        },
     }
 }

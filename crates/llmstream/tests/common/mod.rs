@@ -89,3 +89,17 @@ pub fn json_string_literal(chars: &[(char, bool)]) -> String {
     json.push('"');
     json
 }
+
+/// A string member whose events cost past the tools' argument allowance,
+/// cut short: `(key, head, text)`. `head` opens the string under a 200 kB
+/// key (each delta's path copies the key, so its deltas soon merge and some
+/// of its text is held back); `text` is the string's text, to be fed a
+/// character at a time and never closed.
+pub fn string_past_the_allowance() -> (String, String, String) {
+    let key = "k".repeat(200_000);
+    let head = format!("\"{key}\":\"");
+    let text = (0..20_000)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
+    (key, head, text)
+}
