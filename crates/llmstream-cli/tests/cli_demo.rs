@@ -352,3 +352,31 @@ fn accumulate_marks_calls_the_provider_ran() {
         assert_eq!(call.get("executed_by_provider"), None);
     }
 }
+
+/// Gemini's citation sources and URL context print as citations of the
+/// text part they cite, in the message's content.
+#[test]
+fn accumulate_prints_gemini_citations_on_their_text_part() {
+    let body = concat!(
+        r#"data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Spain won."}]},"urlContextMetadata":{"urlMetadata":[{"retrievedUrl":"https://uefa.example/","urlRetrievalStatus":"URL_RETRIEVAL_STATUS_SUCCESS"}]}}]}"#,
+        "\n\n",
+        r#"data: {"candidates":[{"content":{"role":"model","parts":[{"text":" 2-1."}]},"finishReason":"STOP","citationMetadata":{"citationSources":[{"startIndex":0,"endIndex":10,"uri":"https://uefa.example/final"}]}}]}"#,
+        "\n\n",
+    );
+    let m = message(body, &["--provider", "gemini"]);
+    let part = &m["choices"][0]["content"][0];
+    assert_eq!(part["type"], "text");
+    assert_eq!(part["text"], "Spain won. 2-1.");
+    assert_eq!(
+        part["citations"],
+        serde_json::json!([
+            {"urlContextMetadata": {"urlMetadata": [{"retrievedUrl": "https://uefa.example/", "urlRetrievalStatus": "URL_RETRIEVAL_STATUS_SUCCESS"}]}},
+            {"citationSource": {"startIndex": 0, "endIndex": 10, "uri": "https://uefa.example/final"}}
+        ])
+    );
+    assert_eq!(m["choices"][0]["content"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        m,
+        message(body, &["--provider", "gemini", "--chunk-size", "1"])
+    );
+}

@@ -762,6 +762,8 @@ fn hostile_payloads_do_not_panic() {
         r#"{"candidates":[{"groundingMetadata":5},{"index":1,"groundingMetadata":null}]}"#,
         r#"{"candidates":[{"groundingMetadata":{"groundingChunks":"x"}},{"index":2,"groundingMetadata":[1]}]}"#,
         r#"{"candidates":[{"groundingMetadata":{"groundingChunks":[]}}]}"#,
+        r#"{"candidates":[{"citationMetadata":{"citationSources":[{"startIndex":-1},{"startIndex":18446744073709551616},{"startIndex":"0"}]},"urlContextMetadata":{"urlMetadata":{"retrievedUrl":1}}}]}"#,
+        r#"{"candidates":[{"index":3,"citationMetadata":{"citations":[{}]},"urlContextMetadata":{"x":[]}},{"index":3,"urlContextMetadata":{"x":1,"urlMetadata":[{}]}}]}"#,
         r#"{"error":"string"}"#,
         r#"{"error":{"code":"x"}}"#,
         r#"[[{"candidates":[]}], 3, null]"#,
@@ -945,4 +947,280 @@ fn grounding_adds_no_empty_text_part() {
         Part::Raw(obj(&format!(r#"{{"groundingMetadata":{GROUNDING}}}"#)))
     );
     assert!(run.choice().citations.is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// citationMetadata and urlContextMetadata
+
+/// The citations of the text part at `position`, as kept.
+fn citations_at(run: &Run, position: usize) -> Vec<Value> {
+    run.choice()
+        .citations
+        .get(&position)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// `{"<key>": <value>}`, the form a Gemini citation is kept in.
+fn wrapped(key: &str, value: &str) -> Value {
+    obj(&format!(r#"{{"{key}":{value}}}"#))
+}
+
+/// One Gemini candidate chunk: these parts, then these candidate members.
+fn candidate_chunk(parts: &str, members: &str) -> String {
+    format!(r#"{{"candidates":[{{"content":{{"role":"model","parts":[{parts}]}}{members}}}]}}"#)
+}
+
+/// Citation sources come on the chunks whose text they cite, each chunk
+/// with sources of its own (as a Vertex `gemini-pro` stream recorded in
+/// luiscoco/GoogleCloud_Sample15-Gemini-dotNET8-WebAPI's README does);
+/// their indices are into the candidate's whole text, so each attaches to
+/// the text part its `startIndex` falls in, whichever spelling
+/// (`citationSources`, Vertex's `citations`) carries it.
+#[test]
+fn citation_metadata_across_chunks_cites_the_text_it_indexes() {
+    let a = r#"{"startIndex":0,"endIndex":20,"uri":"https://a.example/euro","license":"mit"}"#;
+    let b = r#"{"startIndex":39,"endIndex":50,"uri":"https://b.example/final","title":"B","publicationDate":{"year":2024,"month":7,"day":14}}"#;
+    let payloads = [
+        candidate_chunk(r#"{"text":"Spain won Euro 2024."}"#, ""),
+        candidate_chunk(
+            r#"{"text":" They beat England."}"#,
+            &format!(r#","citationMetadata":{{"citationSources":[{a}]}}"#),
+        ),
+        candidate_chunk(r#"{"functionCall":{"name":"lookup","args":{}}}"#, ""),
+        candidate_chunk(
+            r#"{"text":"Final: 2-1."}"#,
+            &format!(r#","finishReason":"STOP","citationMetadata":{{"citations":[{b}]}}"#),
+        ),
+    ];
+    let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+    let run = GEMINI.sse(&body(&payloads));
+    let c = run.choice();
+    assert_eq!(
+        c.content,
+        [
+            Part::Text("Spain won Euro 2024. They beat England.".into()),
+            Part::ToolCall(0),
+            Part::Text("Final: 2-1.".into()),
+        ]
+    );
+    assert_eq!(citations_at(&run, 0), [wrapped("citationSource", a)]);
+    assert_eq!(citations_at(&run, 2), [wrapped("citationSource", b)]);
+    assert_eq!(c.citations.len(), 2);
+    assert_eq!(c.finish, Some(FinishReason::ToolCalls));
+    let v = run.message.to_value();
+    assert_eq!(
+        v.pointer("/choices/0/content/2/citations/0/citationSource/uri")
+            .and_then(Value::as_str),
+        Some("https://b.example/final")
+    );
+    assert_eq!(
+        v.pointer("/choices/0/content/0/citations/0/citationSource/license")
+            .and_then(Value::as_str),
+        Some("mit")
+    );
+}
+
+/// A source's indices count bytes of UTF-8, as `Choice::text` does: one
+/// that starts after multi-byte text still finds its part.
+#[test]
+fn citation_source_indices_are_bytes() {
+    let src = r#"{"startIndex":9,"endIndex":14,"uri":"https://c.example"}"#;
+    let payloads = [
+        candidate_chunk(r#"{"text":"Olé! "}"#, ""),
+        candidate_chunk(r#"{"thought":true,"text":"hm"}"#, ""),
+        candidate_chunk(
+            r#"{"text":"Done."}"#,
+            &format!(r#","finishReason":"STOP","citationMetadata":{{"citationSources":[{src}]}}"#),
+        ),
+    ];
+    let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+    let run = GEMINI.sse(&body(&payloads));
+    assert_eq!(kinds(&run), ["text", "reasoning", "text"]);
+    assert_eq!(run.choice().text, "Olé! Done.");
+    // "Olé! " is 6 bytes: byte 9 is inside "Done.", the third part.
+    assert_eq!(citations_at(&run, 2), [wrapped("citationSource", src)]);
+    assert_eq!(run.choice().citations.len(), 1);
+}
+
+const URL_SUCCESS: &str = r#"{"retrievedUrl":"https://ai.google.dev/","urlRetrievalStatus":"URL_RETRIEVAL_STATUS_SUCCESS"}"#;
+const URL_PAYWALL: &str = r#"{"retrievedUrl":"https://news.example/x","urlRetrievalStatus":"URL_RETRIEVAL_STATUS_PAYWALL"}"#;
+
+/// URL context (the `url_context` tool): which pages were read, kept
+/// whole as a citation of the candidate's text, sent once (on the first
+/// chunk, as vercel/ai#7183 and firebase-js-sdk's stream reader say).
+#[test]
+fn url_context_metadata_is_kept_as_a_citation() {
+    let metadata = format!(r#"{{"urlMetadata":[{URL_SUCCESS},{URL_PAYWALL}]}}"#);
+    let payloads = [
+        candidate_chunk(
+            r#"{"text":"The page says hi."}"#,
+            &format!(r#","urlContextMetadata":{metadata}"#),
+        ),
+        candidate_chunk(r#"{"text":" Bye."}"#, r#","finishReason":"STOP""#),
+    ];
+    let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+    let run = GEMINI.sse(&body(&payloads));
+    assert_eq!(
+        run.choice().content,
+        [Part::Text("The page says hi. Bye.".into())]
+    );
+    assert_eq!(
+        citations_at(&run, 0),
+        [wrapped("urlContextMetadata", &metadata)]
+    );
+    assert_eq!(
+        run.message
+            .to_value()
+            .pointer("/choices/0/content/0/citations/0/urlContextMetadata/urlMetadata/1/urlRetrievalStatus")
+            .and_then(Value::as_str),
+        Some("URL_RETRIEVAL_STATUS_PAYWALL")
+    );
+}
+
+/// Metadata sent again on later chunks, whole (cumulative) or grown, is
+/// kept once: a source already kept is not kept again, URL entries
+/// already kept are not repeated, and an empty object changes nothing.
+#[test]
+fn repeated_citation_and_url_metadata_are_kept_once() {
+    let a = r#"{"startIndex":0,"endIndex":2,"uri":"https://a.example"}"#;
+    let b = r#"{"startIndex":3,"endIndex":5,"uri":"https://b.example"}"#;
+    let url_one = format!(r#"{{"urlMetadata":[{URL_SUCCESS}]}}"#);
+    let url_two = format!(r#"{{"urlMetadata":[{URL_SUCCESS},{URL_PAYWALL}]}}"#);
+    let payloads = [
+        candidate_chunk(
+            r#"{"text":"A. "}"#,
+            &format!(
+                r#","citationMetadata":{{"citationSources":[{a}]}},"urlContextMetadata":{url_one}"#
+            ),
+        ),
+        candidate_chunk(
+            r#"{"text":"B."}"#,
+            &format!(
+                r#","citationMetadata":{{"citationSources":[{a},{b}]}},"urlContextMetadata":{url_one}"#
+            ),
+        ),
+        candidate_chunk(
+            r#"{"text":""}"#,
+            r#","citationMetadata":{},"urlContextMetadata":{}"#,
+        ),
+        candidate_chunk(
+            r#"{"text":""}"#,
+            &format!(
+                r#","finishReason":"STOP","citationMetadata":{{"citations":[{b},{a}]}},"urlContextMetadata":{url_two}"#
+            ),
+        ),
+    ];
+    let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+    let run = GEMINI.sse(&body(&payloads));
+    assert_eq!(run.choice().content, [Part::Text("A. B.".into())]);
+    assert_eq!(
+        citations_at(&run, 0),
+        [
+            wrapped("citationSource", a),
+            wrapped("urlContextMetadata", &url_two),
+            wrapped("citationSource", b),
+        ]
+    );
+    assert_eq!(run.choice().citations.len(), 1);
+}
+
+/// Metadata that comes before any text waits for the text it cites
+/// (no empty text part is made for it, no raw part goes before the
+/// text); with no text at all by the finish, or by the end of the
+/// stream, it is kept as raw parts.
+#[test]
+fn metadata_before_any_text_waits_for_it() {
+    let src = r#"{"startIndex":0,"endIndex":5,"uri":"https://x.example"}"#;
+    let url = format!(r#"{{"urlMetadata":[{URL_SUCCESS}]}}"#);
+    let early = format!(
+        r#"{{"candidates":[{{"content":{{"role":"model"}},"urlContextMetadata":{url},"citationMetadata":{{"citationSources":[{src}]}}}}]}}"#
+    );
+    let run = GEMINI.sse(&body(&[
+        &early,
+        &candidate_chunk(r#"{"text":"Hello world."}"#, r#","finishReason":"STOP""#),
+    ]));
+    assert_eq!(run.choice().content, [Part::Text("Hello world.".into())]);
+    assert_eq!(
+        citations_at(&run, 0),
+        [
+            wrapped("urlContextMetadata", &url),
+            wrapped("citationSource", src)
+        ]
+    );
+
+    // No text by the finish: raw parts, after what the candidate made.
+    let run = GEMINI.sse(&body(&[
+        &early,
+        &candidate_chunk(
+            r#"{"functionCall":{"name":"f","args":{}}}"#,
+            r#","finishReason":"STOP""#,
+        ),
+    ]));
+    assert_eq!(
+        run.choice().content,
+        [
+            Part::ToolCall(0),
+            Part::Raw(wrapped("urlContextMetadata", &url)),
+            Part::Raw(wrapped("citationSource", src)),
+        ]
+    );
+    assert!(run.choice().citations.is_empty());
+
+    // No text and no finish: kept when the stream ends.
+    let run = GEMINI.sse(&body(&[&early]));
+    assert_eq!(
+        run.choice().content,
+        [
+            Part::Raw(wrapped("urlContextMetadata", &url)),
+            Part::Raw(wrapped("citationSource", src)),
+        ]
+    );
+}
+
+/// Metadata that is not an object, lists that are not arrays and
+/// entries that are not objects are left out; what is well formed
+/// beside them is kept.
+#[test]
+fn malformed_citation_and_url_metadata_are_ignored() {
+    let good = r#"{"startIndex":0,"endIndex":3,"uri":"https://ok.example"}"#;
+    let payloads = [
+        candidate_chunk(
+            r#"{"text":"Hi."}"#,
+            r#","citationMetadata":5,"urlContextMetadata":"x""#,
+        ),
+        candidate_chunk(
+            r#"{"text":""}"#,
+            r#","citationMetadata":[1],"urlContextMetadata":[{"urlMetadata":[]}]"#,
+        ),
+        candidate_chunk(
+            r#"{"text":""}"#,
+            r#","citationMetadata":{"citationSources":"x","citations":{"a":1}},"urlContextMetadata":{"urlMetadata":"x"}"#,
+        ),
+        candidate_chunk(
+            r#"{"text":""}"#,
+            r#","citationMetadata":null,"urlContextMetadata":{"urlMetadata":[1,null,"s",[]]}"#,
+        ),
+        candidate_chunk(
+            r#"{"text":""}"#,
+            &format!(
+                r#","finishReason":"STOP","citationMetadata":{{"citationSources":[1,null,"s",[],{good}]}},"urlContextMetadata":{{"urlMetadata":[7,{URL_SUCCESS}]}}"#
+            ),
+        ),
+    ];
+    let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+    let run = GEMINI.sse(&body(&payloads));
+    assert_eq!(run.choice().content, [Part::Text("Hi.".into())]);
+    assert_eq!(
+        citations_at(&run, 0),
+        [
+            wrapped("citationSource", good),
+            wrapped(
+                "urlContextMetadata",
+                &format!(r#"{{"urlMetadata":[{URL_SUCCESS}]}}"#)
+            ),
+        ]
+    );
+    assert!(run.message.complete);
+    assert!(run.message.error.is_none());
 }

@@ -43,7 +43,28 @@
 //!   blocks that are not answer text are kept. Gemini sends it again,
 //!   grown, on later chunks: the latest replaces the one kept, which
 //!   stays where it was, so it is there once.
+//! - `citationMetadata` (recitation sources: `citationSources[]`, spelled
+//!   `citations[]` by Vertex, each `{startIndex, endIndex, uri, license,
+//!   title, publicationDate}`): each source is one citation
+//!   `{"citationSource":…}`, as sent, of the text part its `startIndex`
+//!   falls in. The indices are bytes into the candidate's whole text
+//!   ([`Choice::text`](super::Choice::text)), not into the chunk's or the
+//!   part's. A chunk usually brings sources of its own, but a source sent
+//!   again (a stream that repeats the list, grown) is not kept twice.
+//! - `urlContextMetadata` (`urlMetadata[]` of `{retrievedUrl,
+//!   urlRetrievalStatus}`, the pages the `url_context` tool read; sent on
+//!   the first chunk) is one citation `{"urlContextMetadata":…}` of the
+//!   candidate's text, on its latest text part; a later one is merged
+//!   into it (entries not kept yet appended, other members replaced).
+//! - Citations that come before the text they cite (a source whose
+//!   `startIndex` is past the text so far, URL context before any text)
+//!   wait for it; what still waits when the candidate finishes or the
+//!   stream ends goes on the latest text part, or, with no text at all,
+//!   is kept as raw parts. No empty text part is made for them.
+//! - Metadata that is not an object, and list entries that are not
+//!   objects, are left out.
 
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -73,18 +94,52 @@ struct Candidate {
     /// Whether the candidate finished (later finish reasons are ignored).
     finished: bool,
     /// Where its `groundingMetadata` is kept.
-    grounding: Option<Grounding>,
+    grounding: Option<Kept>,
+    /// Its `urlContextMetadata`, merged from every chunk that sends one.
+    url_context: UrlContext,
+    /// The `urlMetadata` entries kept, as JSON text: one sent again is
+    /// not kept twice.
+    url_entries: BTreeSet<String>,
+    /// The citation sources kept or waiting, as JSON text: one a later
+    /// chunk sends again is not kept twice.
+    sources: BTreeSet<String>,
+    /// Citations waiting for the text they cite, in arrival order.
+    waiting: Vec<Waiting>,
 }
 
-/// Where a candidate's `groundingMetadata` is kept, to be replaced by the
-/// grown copies that follow.
+/// Where a candidate's `groundingMetadata` or `urlContextMetadata` is
+/// kept, to be updated by the copies that follow.
 #[derive(Debug, Clone, Copy)]
-enum Grounding {
+enum Kept {
     /// A citation: the position of its text part in the content, and its
     /// index among that part's citations.
     Citation(usize, usize),
     /// A raw part (no text when it came), at this position.
     Raw(usize),
+}
+
+/// A candidate's `urlContextMetadata`.
+#[derive(Debug, Clone, Default)]
+enum UrlContext {
+    /// None sent yet (or none with anything in it).
+    #[default]
+    None,
+    /// Sent before any text: the merged object, until text comes (it is
+    /// also in [`Candidate::waiting`]).
+    Waiting(Value),
+    /// Attached where this says.
+    Kept(Kept),
+}
+
+/// A citation that came before the text it cites.
+#[derive(Debug, Clone)]
+enum Waiting {
+    /// A citation source (`{"citationSource":…}`) whose `startIndex` is
+    /// past the text so far.
+    Source { start: u64, citation: Value },
+    /// The candidate's `urlContextMetadata` (in [`UrlContext::Waiting`]),
+    /// sent before any text.
+    UrlContext,
 }
 
 #[derive(Debug, Clone)]
@@ -128,9 +183,17 @@ impl Accumulator {
                 if !self.candidate(index, candidate) {
                     continue;
                 }
-                if let Some(metadata) = candidate.get("groundingMetadata") {
-                    self.grounding(index, metadata);
+                // In the order sent, so that citations are in arrival
+                // order.
+                for (key, metadata) in candidate.members() {
+                    match key {
+                        "groundingMetadata" => self.grounding(index, metadata),
+                        "citationMetadata" => self.citation_metadata(index, metadata),
+                        "urlContextMetadata" => self.url_context(index, metadata),
+                        _ => {}
+                    }
                 }
+                self.place_waiting(index, false);
                 if get_str(candidate, "finishReason").is_some() {
                     finishes.push((index, candidate));
                 }
@@ -160,6 +223,7 @@ impl Accumulator {
             self.builder.role(0, "assistant");
             let finished = self.candidates.get(&0).is_some_and(|c| c.finished);
             if self.builder.has_choice(0) && !finished {
+                self.place_waiting(0, true);
                 if let Some(state) = self.candidates.get_or_default(0) {
                     state.finished = true;
                 }
@@ -241,33 +305,187 @@ impl Accumulator {
         let kept = Value::Object(wrapped);
         let at = self.candidates.get(&choice).and_then(|c| c.grounding);
         let slot = match at {
-            Some(Grounding::Citation(position, index)) => self
+            Some(Kept::Citation(position, index)) => self
                 .builder
                 .citations_at_mut(choice, position)
                 .and_then(|list| list.get_mut(index)),
-            Some(Grounding::Raw(position)) => self.builder.raw_part_at_mut(choice, position),
+            Some(Kept::Raw(position)) => self.builder.raw_part_at_mut(choice, position),
             None => None,
         };
         if let Some(slot) = slot {
             *slot = kept;
             return;
         }
-        let text = self
-            .builder
-            .message()
-            .choices
-            .get(&choice)
-            .and_then(|c| c.content.iter().rposition(|p| matches!(p, Part::Text(_))));
-        let at = match text {
-            Some(position) => self
-                .builder
-                .citation_at(choice, position, kept)
-                .map(|index| Grounding::Citation(position, index)),
-            None => self.builder.raw_part(choice, kept).map(Grounding::Raw),
-        };
+        let at = self.keep(choice, kept);
         if let Some(state) = self.candidates.get_mut(&choice) {
             state.grounding = at;
         }
+    }
+
+    /// Attaches `citation` to the latest text part of `choice`, or keeps
+    /// it as a raw part when there is no text; where it went.
+    fn keep(&mut self, choice: u64, citation: Value) -> Option<Kept> {
+        match self.latest_text(choice) {
+            Some(position) => self
+                .builder
+                .citation_at(choice, position, citation)
+                .map(|index| Kept::Citation(position, index)),
+            None => self.builder.raw_part(choice, citation).map(Kept::Raw),
+        }
+    }
+
+    /// The position of the latest text part of `choice`.
+    fn latest_text(&self, choice: u64) -> Option<usize> {
+        self.builder
+            .message()
+            .choices
+            .get(&choice)?
+            .content
+            .iter()
+            .rposition(|p| matches!(p, Part::Text(_)))
+    }
+
+    /// A candidate's `citationMetadata`: each source in its list
+    /// (`citationSources`, or Vertex's `citations`) not kept before
+    /// waits for the text it cites (see [`Accumulator::place_waiting`]).
+    fn citation_metadata<'v>(&mut self, choice: u64, metadata: impl View<'v>) {
+        let lists = [metadata.get("citationSources"), metadata.get("citations")];
+        let Some(state) = self.candidates.get_mut(&choice) else {
+            return;
+        };
+        for source in lists.into_iter().flatten().flat_map(View::elements) {
+            if !source.is_object() || !state.sources.insert(source.to_json()) {
+                continue;
+            }
+            // Absent is 0 (proto3 leaves a zero out of the JSON).
+            let start = get_u64(source, "startIndex").unwrap_or(0);
+            let mut wrapped = Map::new();
+            wrapped.push("citationSource", source.to_value());
+            state.waiting.push(Waiting::Source {
+                start,
+                citation: Value::Object(wrapped),
+            });
+        }
+    }
+
+    /// A candidate's `urlContextMetadata`: merged into the one kept (its
+    /// `urlMetadata` entries not kept before appended, its other members
+    /// replaced), which is attached like `groundingMetadata`, or waits
+    /// for the first text if there is none yet.
+    fn url_context<'v>(&mut self, choice: u64, metadata: impl View<'v>) {
+        let Some(state) = self.candidates.get_mut(&choice) else {
+            return;
+        };
+        let at = match &state.url_context {
+            UrlContext::Kept(at) => Some(*at),
+            _ => None,
+        };
+        let slot = match at {
+            Some(Kept::Citation(position, index)) => self
+                .builder
+                .citations_at_mut(choice, position)
+                .and_then(|list| list.get_mut(index)),
+            Some(Kept::Raw(position)) => self.builder.raw_part_at_mut(choice, position),
+            None => None,
+        };
+        if let Some(kept) = slot.and_then(|s| s.get_mut("urlContextMetadata")) {
+            merge_url_context(kept, metadata, &mut state.url_entries);
+            return;
+        }
+        match &mut state.url_context {
+            UrlContext::Waiting(kept) => {
+                merge_url_context(kept, metadata, &mut state.url_entries);
+            }
+            UrlContext::None => {
+                let mut kept = Value::Object(Map::new());
+                merge_url_context(&mut kept, metadata, &mut state.url_entries);
+                if kept.as_object().is_some_and(|m| !m.is_empty()) {
+                    state.url_context = UrlContext::Waiting(kept);
+                    state.waiting.push(Waiting::UrlContext);
+                }
+            }
+            // Kept, but its slot is gone (a limit refused it): nothing
+            // to merge into.
+            UrlContext::Kept(_) => {}
+        }
+    }
+
+    /// Attaches the citations of `choice` that were waiting for text: a
+    /// source to the text part its `startIndex` falls in, once the text
+    /// reaches it; URL context to the latest text part. With `all` (the
+    /// candidate finished, or the stream ended), what is still waiting
+    /// goes to the latest text part, or is kept as a raw part when there
+    /// is no text.
+    fn place_waiting(&mut self, choice: u64, all: bool) {
+        let Some(state) = self.candidates.get_mut(&choice) else {
+            return;
+        };
+        if state.waiting.is_empty() {
+            return;
+        }
+        let waiting = core::mem::take(&mut state.waiting);
+        let mut url_context = match core::mem::take(&mut state.url_context) {
+            UrlContext::Waiting(value) => Some(value),
+            other => {
+                state.url_context = other;
+                None
+            }
+        };
+        let mut still = Vec::new();
+        for item in waiting {
+            match item {
+                Waiting::Source { start, citation } => {
+                    let position = self.text_at(choice, start);
+                    if let Some(position) = position {
+                        self.builder.citation_at(choice, position, citation);
+                    } else if all {
+                        self.keep(choice, citation);
+                    } else {
+                        still.push(Waiting::Source { start, citation });
+                    }
+                }
+                Waiting::UrlContext => {
+                    let Some(value) = url_context.take() else {
+                        continue;
+                    };
+                    if all || self.latest_text(choice).is_some() {
+                        let mut wrapped = Map::new();
+                        wrapped.push("urlContextMetadata", value);
+                        let at = self.keep(choice, Value::Object(wrapped));
+                        if let Some(state) = self.candidates.get_mut(&choice) {
+                            state.url_context = at.map_or(UrlContext::None, UrlContext::Kept);
+                        }
+                    } else {
+                        url_context = Some(value);
+                        still.push(Waiting::UrlContext);
+                    }
+                }
+            }
+        }
+        if let Some(state) = self.candidates.get_mut(&choice) {
+            state.waiting = still;
+            if let Some(value) = url_context {
+                state.url_context = UrlContext::Waiting(value);
+            }
+        }
+    }
+
+    /// The position of the text part of `choice` that holds byte `start`
+    /// of its text (`None` if the text is not that long yet).
+    fn text_at(&self, choice: u64, start: u64) -> Option<usize> {
+        let c = self.builder.message().choices.get(&choice)?;
+        let start = usize::try_from(start).ok()?;
+        let mut offset = 0usize;
+        for (position, part) in c.content.iter().enumerate() {
+            if let Part::Text(text) = part {
+                let end = offset.saturating_add(text.len());
+                if start < end {
+                    return Some(position);
+                }
+                offset = end;
+            }
+        }
+        None
     }
 
     /// One `functionCall` member; the key of the call it concerns.
@@ -422,6 +640,7 @@ impl Accumulator {
             return;
         }
         self.close_open_call(choice);
+        self.place_waiting(choice, true);
         if let Some(state) = self.candidates.get_mut(&choice) {
             state.finished = true;
         }
@@ -496,6 +715,15 @@ impl Accumulate for Accumulator {
             .collect();
         for choice in open {
             self.close_open_call(choice);
+        }
+        let waiting: Vec<u64> = self
+            .candidates
+            .iter()
+            .filter(|(_, c)| !c.waiting.is_empty())
+            .map(|(k, _)| *k)
+            .collect();
+        for choice in waiting {
+            self.place_waiting(choice, true);
         }
         self.builder.end_stream();
     }
@@ -654,6 +882,33 @@ impl ArgsWriter {
             out.push(if frame.is_array { ']' } else { '}' });
         }
         out
+    }
+}
+
+/// Merges a `urlContextMetadata` object into `kept` (an object): the
+/// `urlMetadata` entries that are objects and not in `seen` are appended
+/// (and added to `seen`), other members replace the kept ones. What is
+/// not an object, a `urlMetadata` that is not an array, is left out.
+fn merge_url_context<'v>(kept: &mut Value, metadata: impl View<'v>, seen: &mut BTreeSet<String>) {
+    let Some(kept) = kept.as_object_mut() else {
+        return;
+    };
+    for (key, value) in metadata.members() {
+        if key != "urlMetadata" {
+            kept.insert(key, value.to_value());
+            continue;
+        }
+        for entry in value.elements() {
+            if !entry.is_object() || !seen.insert(entry.to_json()) {
+                continue;
+            }
+            if !kept.get("urlMetadata").is_some_and(Value::is_array) {
+                kept.insert("urlMetadata", Value::Array(Vec::new()));
+            }
+            if let Some(Value::Array(list)) = kept.get_mut("urlMetadata") {
+                list.push(entry.to_value());
+            }
+        }
     }
 }
 

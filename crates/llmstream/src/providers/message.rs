@@ -57,7 +57,8 @@ pub struct Choice {
     /// they support, in arrival order, each as its wire sent it: Anthropic
     /// `citations_delta`, OpenAI Chat `delta.annotations` and Responses
     /// annotations (`url_citation`, `file_citation`, …), Gemini's
-    /// `{"groundingMetadata":…}`.
+    /// `{"groundingMetadata":…}`, `{"citationSource":…}` and
+    /// `{"urlContextMetadata":…}` (shapes in [`gemini`](super::gemini)).
     pub citations: SortedMap<usize, Vec<Value>>,
     /// The phase of a text part, by its position in [`Choice::content`]
     /// (OpenAI Responses `phase`: `commentary` for a preamble between tool
