@@ -64,7 +64,7 @@
 //! - Metadata that is not an object, and list entries that are not
 //!   objects, are left out.
 
-use alloc::collections::BTreeSet;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -103,8 +103,65 @@ struct Candidate {
     /// The citation sources kept or waiting, as JSON text: one a later
     /// chunk sends again is not kept twice.
     sources: BTreeSet<String>,
-    /// Citations waiting for the text they cite, in arrival order.
-    waiting: Vec<Waiting>,
+    /// Citation sources (`{"citationSource":…}`) waiting for the text
+    /// they cite, by the byte they start at, then by arrival: the text
+    /// reaches them in that order, so each chunk looks at the first only.
+    waiting: BTreeMap<(u64, u64), Value>,
+    /// Sources that have waited so far (the arrival order of equal starts).
+    arrivals: u64,
+    /// Where its text parts start in its text.
+    text_parts: TextParts,
+}
+
+/// Where a candidate's text parts start in its text, indexed as parts
+/// come: the part a citation's byte falls in is a binary search, not a
+/// walk over the content at every chunk (a stream that alternates text
+/// and calls, with a citation each chunk, made that quadratic).
+///
+/// Parts are only ever appended, and text only to the last part, so a
+/// part's start is final once it is indexed.
+#[derive(Debug, Clone, Default)]
+struct TextParts {
+    /// Per text part: the byte of the text it starts at, and its position.
+    starts: Vec<(usize, usize)>,
+    /// The parts of the content indexed so far.
+    seen: usize,
+}
+
+impl TextParts {
+    /// Indexes the parts added since the last call.
+    fn update(&mut self, content: &[Part]) {
+        for (position, part) in content.iter().enumerate().skip(self.seen) {
+            if let Part::Text(_) = part {
+                let start = match self.starts.last() {
+                    Some(&(start, at)) => start + content.get(at).map_or(0, part_text_len),
+                    None => 0,
+                };
+                self.starts.push((start, position));
+            }
+        }
+        self.seen = self.seen.max(content.len());
+    }
+
+    /// The position of the text part that byte `at` of the text (`len`
+    /// bytes so far) falls in.
+    fn find(&self, at: usize, len: usize) -> Option<usize> {
+        if at >= len {
+            return None;
+        }
+        let after = self.starts.partition_point(|&(start, _)| start <= at);
+        self.starts
+            .get(after.checked_sub(1)?)
+            .map(|&(_, position)| position)
+    }
+}
+
+/// The length of a text part's text.
+fn part_text_len(part: &Part) -> usize {
+    match part {
+        Part::Text(text) => text.len(),
+        _ => 0,
+    }
 }
 
 /// Where a candidate's `groundingMetadata` or `urlContextMetadata` is
@@ -118,28 +175,26 @@ enum Kept {
     Raw(usize),
 }
 
+/// What a waiting citation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A citation source.
+    Source,
+    /// The candidate's `urlContextMetadata`.
+    UrlContext,
+}
+
 /// A candidate's `urlContextMetadata`.
 #[derive(Debug, Clone, Default)]
 enum UrlContext {
     /// None sent yet (or none with anything in it).
     #[default]
     None,
-    /// Sent before any text: the merged object, until text comes (it is
-    /// also in [`Candidate::waiting`]).
-    Waiting(Value),
+    /// Sent before any text: the merged object, until text comes, and
+    /// its place in the arrival order of waiting citations.
+    Waiting(Value, u64),
     /// Attached where this says.
     Kept(Kept),
-}
-
-/// A citation that came before the text it cites.
-#[derive(Debug, Clone)]
-enum Waiting {
-    /// A citation source (`{"citationSource":…}`) whose `startIndex` is
-    /// past the text so far.
-    Source { start: u64, citation: Value },
-    /// The candidate's `urlContextMetadata` (in [`UrlContext::Waiting`]),
-    /// sent before any text.
-    UrlContext,
 }
 
 #[derive(Debug, Clone)]
@@ -361,10 +416,10 @@ impl Accumulator {
             let start = get_u64(source, "startIndex").unwrap_or(0);
             let mut wrapped = Map::new();
             wrapped.push("citationSource", source.to_value());
-            state.waiting.push(Waiting::Source {
-                start,
-                citation: Value::Object(wrapped),
-            });
+            state.arrivals += 1;
+            state
+                .waiting
+                .insert((start, state.arrivals), Value::Object(wrapped));
         }
     }
 
@@ -393,15 +448,15 @@ impl Accumulator {
             return;
         }
         match &mut state.url_context {
-            UrlContext::Waiting(kept) => {
+            UrlContext::Waiting(kept, _) => {
                 merge_url_context(kept, metadata, &mut state.url_entries);
             }
             UrlContext::None => {
                 let mut kept = Value::Object(Map::new());
                 merge_url_context(&mut kept, metadata, &mut state.url_entries);
                 if kept.as_object().is_some_and(|m| !m.is_empty()) {
-                    state.url_context = UrlContext::Waiting(kept);
-                    state.waiting.push(Waiting::UrlContext);
+                    state.arrivals += 1;
+                    state.url_context = UrlContext::Waiting(kept, state.arrivals);
                 }
             }
             // Kept, but its slot is gone (a limit refused it): nothing
@@ -420,72 +475,57 @@ impl Accumulator {
         let Some(state) = self.candidates.get_mut(&choice) else {
             return;
         };
-        if state.waiting.is_empty() {
+        let url_waits = matches!(state.url_context, UrlContext::Waiting(..));
+        if state.waiting.is_empty() && !url_waits {
             return;
         }
-        let waiting = core::mem::take(&mut state.waiting);
-        let mut url_context = match core::mem::take(&mut state.url_context) {
-            UrlContext::Waiting(value) => Some(value),
-            other => {
-                state.url_context = other;
-                None
-            }
+        let Some(c) = self.builder.message().choices.get(&choice) else {
+            return;
         };
-        let mut still = Vec::new();
-        for item in waiting {
-            match item {
-                Waiting::Source { start, citation } => {
-                    let position = self.text_at(choice, start);
-                    if let Some(position) = position {
-                        self.builder.citation_at(choice, position, citation);
-                    } else if all {
-                        self.keep(choice, citation);
-                    } else {
-                        still.push(Waiting::Source { start, citation });
-                    }
+        state.text_parts.update(&c.content);
+        // What the text reaches now (or all, at the end): by arrival,
+        // with where each goes (`None`: the latest text part).
+        let mut placed = Vec::new();
+        while let Some(entry) = state.waiting.first_entry() {
+            let start = usize::try_from(entry.key().0).unwrap_or(usize::MAX);
+            let Some(position) = state.text_parts.find(start, c.text.len()) else {
+                break;
+            };
+            let arrival = entry.key().1;
+            placed.push((arrival, Some(position), Kind::Source, entry.remove()));
+        }
+        if all {
+            let rest = core::mem::take(&mut state.waiting);
+            placed.extend(
+                rest.into_iter()
+                    .map(|((_, arrival), citation)| (arrival, None, Kind::Source, citation)),
+            );
+        }
+        if all || !state.text_parts.starts.is_empty() {
+            match core::mem::take(&mut state.url_context) {
+                UrlContext::Waiting(value, arrival) => {
+                    let mut wrapped = Map::new();
+                    wrapped.push("urlContextMetadata", value);
+                    placed.push((arrival, None, Kind::UrlContext, Value::Object(wrapped)));
                 }
-                Waiting::UrlContext => {
-                    let Some(value) = url_context.take() else {
-                        continue;
-                    };
-                    if all || self.latest_text(choice).is_some() {
-                        let mut wrapped = Map::new();
-                        wrapped.push("urlContextMetadata", value);
-                        let at = self.keep(choice, Value::Object(wrapped));
-                        if let Some(state) = self.candidates.get_mut(&choice) {
-                            state.url_context = at.map_or(UrlContext::None, UrlContext::Kept);
-                        }
-                    } else {
-                        url_context = Some(value);
-                        still.push(Waiting::UrlContext);
-                    }
+                other => state.url_context = other,
+            }
+        }
+        placed.sort_unstable_by_key(|&(arrival, ..)| arrival);
+        for (_, position, kind, citation) in placed {
+            let at = match position {
+                Some(position) => self
+                    .builder
+                    .citation_at(choice, position, citation)
+                    .map(|index| Kept::Citation(position, index)),
+                None => self.keep(choice, citation),
+            };
+            if kind == Kind::UrlContext {
+                if let Some(state) = self.candidates.get_mut(&choice) {
+                    state.url_context = at.map_or(UrlContext::None, UrlContext::Kept);
                 }
             }
         }
-        if let Some(state) = self.candidates.get_mut(&choice) {
-            state.waiting = still;
-            if let Some(value) = url_context {
-                state.url_context = UrlContext::Waiting(value);
-            }
-        }
-    }
-
-    /// The position of the text part of `choice` that holds byte `start`
-    /// of its text (`None` if the text is not that long yet).
-    fn text_at(&self, choice: u64, start: u64) -> Option<usize> {
-        let c = self.builder.message().choices.get(&choice)?;
-        let start = usize::try_from(start).ok()?;
-        let mut offset = 0usize;
-        for (position, part) in c.content.iter().enumerate() {
-            if let Part::Text(text) = part {
-                let end = offset.saturating_add(text.len());
-                if start < end {
-                    return Some(position);
-                }
-                offset = end;
-            }
-        }
-        None
     }
 
     /// One `functionCall` member; the key of the call it concerns.
@@ -719,7 +759,9 @@ impl Accumulate for Accumulator {
         let waiting: Vec<u64> = self
             .candidates
             .iter()
-            .filter(|(_, c)| !c.waiting.is_empty())
+            .filter(|(_, c)| {
+                !c.waiting.is_empty() || matches!(c.url_context, UrlContext::Waiting(..))
+            })
             .map(|(k, _)| *k)
             .collect();
         for choice in waiting {
