@@ -1018,3 +1018,81 @@ fn signature_of_a_reasoning_item_filled_late_goes_on_its_part() {
         ]
     );
 }
+
+/// The concatenated text of the `reasoning_delta` events.
+fn streamed_reasoning(o: &Run) -> String {
+    o.events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ReasoningDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The concatenated text of the `refusal_delta` events.
+fn streamed_refusal(o: &Run) -> String {
+    o.events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::RefusalDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn reasoning(text: &str, signature: Option<&str>) -> Part {
+    Part::Reasoning {
+        text: text.to_string(),
+        signature: signature.map(String::from),
+    }
+}
+
+#[test]
+fn refusal_and_reasoning_follow_their_final_copies() {
+    // As answer text does: a summary whose deltas were wrong is replaced
+    // by its `.done` (an error); reasoning text whose deltas lost their
+    // end gets the rest from the finished item (no error); a refusal
+    // whose deltas were wrong is replaced by `refusal.done` (an error),
+    // and the part and item copies repeating it change nothing; the
+    // terminal response's copy of an earlier reasoning part, longer at
+    // its end, corrects it though a part follows (no error).
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_r","object":"response","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}
+        {"type":"response.reasoning_summary_text.delta","sequence_number":2,"output_index":0,"item_id":"rs_1","summary_index":0,"delta":"Thinkng about it"}
+        {"type":"response.reasoning_summary_text.done","sequence_number":3,"output_index":0,"item_id":"rs_1","summary_index":0,"text":"Thinking about it."}
+        {"type":"response.reasoning_text.delta","sequence_number":4,"output_index":0,"item_id":"rs_1","content_index":0,"delta":"step one"}
+        {"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"content":[{"type":"reasoning_text","text":"step one, step two"}],"encrypted_content":"ENC"}}
+        {"type":"response.output_item.added","sequence_number":6,"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":7,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"refusal","refusal":""}}
+        {"type":"response.refusal.delta","sequence_number":8,"output_index":1,"item_id":"msg_1","content_index":0,"delta":"I can"}
+        {"type":"response.refusal.delta","sequence_number":9,"output_index":1,"item_id":"msg_1","content_index":0,"delta":"not"}
+        {"type":"response.refusal.done","sequence_number":10,"output_index":1,"item_id":"msg_1","content_index":0,"refusal":"I can't help."}
+        {"type":"response.content_part.done","sequence_number":11,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"refusal","refusal":"I can't help."}}
+        {"type":"response.output_item.done","sequence_number":12,"output_index":1,"item":{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"I can't help."}]}}
+        {"type":"response.completed","sequence_number":13,"response":{"id":"resp_r","object":"response","model":"gpt-5","status":"completed","output":[{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"content":[{"type":"reasoning_text","text":"step one, step two!"}],"encrypted_content":"ENC"},{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"I can't help."}]}]}}
+    "#);
+    let c = o.choice();
+    assert_eq!(
+        c.content,
+        [
+            reasoning("Thinking about it.", None),
+            reasoning("step one, step two!", Some("ENC")),
+            Part::Refusal("I can't help.".to_string()),
+        ]
+    );
+    assert_eq!(c.reasoning, "Thinking about it.step one, step two!");
+    assert_eq!(c.refusal.as_deref(), Some("I can't help."));
+    assert_eq!(c.text, "");
+    // The deltas reported stay as they were; a lost end is one more.
+    assert_eq!(streamed_reasoning(&o), "Thinkng about itstep one, step two");
+    assert_eq!(streamed_refusal(&o), "I cannot");
+    let errors = errors(&o);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("output 0, summary 0"), "{errors:?}");
+    assert!(errors[1].contains("output 1, content 0"), "{errors:?}");
+    let error = o.message.error.as_ref().unwrap();
+    assert_eq!(error.kind.as_deref(), Some("text_mismatch"));
+    assert_finish(&o, "completed", FinishReason::Stop);
+}

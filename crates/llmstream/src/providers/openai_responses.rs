@@ -16,27 +16,32 @@
 //!   `output_text`. A message item's `phase` (`commentary` for a preamble,
 //!   `final_answer`), from `output_item.added` or `.done`, is set on each
 //!   of its text parts ([`Choice::phases`](super::Choice::phases)).
-//! - The text of a message is repeated whole when it is finished: by
-//!   `output_text.done` and `content_part.done`, by the item of
-//!   `output_item.done`, by the terminal event's `response.output`. These
-//!   copies are what the server stored, and the message follows them:
+//! - Every text is repeated whole when it is finished: answer text by
+//!   `output_text.done` and `content_part.done`, a refusal by
+//!   `refusal.done` and its `refusal` content part, a reasoning summary by
+//!   `reasoning_summary_text.done` and `reasoning_summary_part.done`,
+//!   reasoning text by `reasoning_text.done` and its `reasoning_text`
+//!   content part; then each by the item of `output_item.done` (a
+//!   message's `content`, a reasoning item's `summary` and `content`), and
+//!   by the terminal event's `response.output`. These copies are what the
+//!   server stored (and what a stateless client sends back), and the
+//!   message follows them, whatever the kind of text:
 //!   each is read once per part, a later one only if it is more final
 //!   (in that order). Equal to what streamed: nothing happens. Nothing
 //!   streamed: the copy is the text, streamed as one delta. The deltas a
 //!   prefix of it (deltas lost at the end) and the part the latest: the
 //!   rest is one more delta. Otherwise the part's text is replaced by the
-//!   copy, and `Choice::text` with it, without events — the deltas already
+//!   copy, and `Choice::text` (or `reasoning`, `refusal`) with it, without
+//!   events — the deltas already
 //!   reported stay as they were, and the message is authoritative: a
 //!   stream resumed with `starting_after` reports only the deltas it got
 //!   but ends with the whole text. That is an error (`text_mismatch`)
 //!   unless the deltas were the copy's end (a resumed stream) or its
-//!   start. Correcting a part that is not the latest moves the text after
-//!   it: such corrections may move as many bytes as the answer text
-//!   received, no more (beyond that one is reported and left out). A text
-//!   whose deltas were interleaved with another's (so split over several
-//!   parts: never seen on the wire) is left as streamed. Refusals and
-//!   reasoning are not corrected: their copies are read only when nothing
-//!   streamed.
+//!   start. Correcting a part that is not the latest moves the text of
+//!   its kind after it: such corrections may move as many bytes as the text received, no more (beyond that one
+//!   is reported and left out). A text whose deltas were interleaved with
+//!   another's (so split over several parts: never seen on the wire) is
+//!   left as streamed.
 //! - `output_text.annotation.added` attaches its annotation to its text
 //!   part's citations ([`Choice::citations`](super::Choice::citations)),
 //!   by `output_index` and `content_index` (an empty text part is begun
@@ -92,6 +97,7 @@ use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
 
+use super::builder::Flow;
 use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Part, Provider, Usage,
@@ -142,10 +148,11 @@ pub struct Accumulator {
     /// Keys of the items whose `output_item.done` (or final copy in the
     /// terminal response) was read.
     done: BTreeSet<u64>,
-    /// Bytes the correction of a text part that is not the latest may
-    /// still move (the answer text after it): every answer text received
-    /// adds its length, so that a stream sending wrong final copies of
-    /// early parts costs work in proportion to its bytes, not more.
+    /// Bytes the correction of a part that is not the latest may still
+    /// move (the text of its kind after it): every text received (answer,
+    /// refusal, reasoning) adds its length, so that a stream sending wrong
+    /// final copies of early parts costs work in proportion to its bytes,
+    /// not more.
     budget: usize,
     /// State of the current response.
     response: ResponseState,
@@ -180,13 +187,34 @@ enum SegmentKind {
     ReasoningText,
 }
 
+impl SegmentKind {
+    /// The running text and parts this kind goes to.
+    fn flow(self) -> Flow {
+        match self {
+            SegmentKind::Text => Flow::Text,
+            SegmentKind::Refusal => Flow::Refusal,
+            SegmentKind::Summary | SegmentKind::ReasoningText => Flow::Reasoning,
+        }
+    }
+
+    /// How errors name its index and its text.
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            SegmentKind::Text => ("content", "text"),
+            SegmentKind::Refusal => ("content", "refusal"),
+            SegmentKind::Summary => ("summary", "reasoning summary"),
+            SegmentKind::ReasoningText => ("content", "reasoning text"),
+        }
+    }
+}
+
 /// What is known of one streamed text.
 #[derive(Debug, Clone, Default)]
 struct SegmentState {
     /// It received text (a delta, or a final copy filling it in).
     streamed: bool,
-    /// Answer text only: the position in the choice's content of the part
-    /// holding it (its latest one if `split`).
+    /// The position in the choice's content of the part holding it (its
+    /// latest one if `split`).
     part: Option<usize>,
     /// Its deltas went into more than one part (they were interleaved
     /// with another text's): its final copies are not checked against it.
@@ -300,19 +328,16 @@ impl Accumulator {
         self.builder.start(id, model);
     }
 
-    /// The length of the choice's answer text.
-    fn text_len(&self) -> usize {
+    /// The length of the choice's running text of this kind.
+    fn prose_len(&self, kind: SegmentKind) -> usize {
         let choice = self.builder.message().choices.get(&CHOICE);
-        choice.map_or(0, |c| c.text.len())
+        choice.map_or(0, |c| kind.flow().running_ref(c).len())
     }
 
-    /// The text of the content part at `position`, if it is text.
-    fn part_text(&self, position: usize) -> Option<&str> {
+    /// The text of the content part at `position`, if it is of this kind.
+    fn part_prose(&self, kind: SegmentKind, position: usize) -> Option<&str> {
         let choice = self.builder.message().choices.get(&CHOICE)?;
-        match choice.content.get(position)? {
-            Part::Text(text) => Some(text),
-            _ => None,
-        }
+        kind.flow().text_of(choice.content.get(position)?)
     }
 
     /// Appends streamed text to its segment, starting a new content part
@@ -326,34 +351,23 @@ impl Accumulator {
             self.builder.break_part(CHOICE);
             self.segment = Some(segment);
         }
-        let before = self.text_len();
-        if segment.0 == SegmentKind::Text {
-            self.budget = self.budget.saturating_add(text.len());
-        }
-        match segment.0 {
+        let kind = segment.0;
+        let before = self.prose_len(kind);
+        self.budget = self.budget.saturating_add(text.len());
+        match kind {
             SegmentKind::Text => self.builder.text(CHOICE, text),
             SegmentKind::Refusal => self.builder.refusal(CHOICE, text),
             SegmentKind::Summary | SegmentKind::ReasoningText => {
                 self.builder.reasoning(CHOICE, text)
             }
         }
-        let grew = self.text_len() > before;
+        let grew = self.prose_len(kind) > before;
         let position = self.builder.last_part_position(CHOICE);
-        let reasoning = matches!(segment.0, SegmentKind::Summary | SegmentKind::ReasoningText)
-            && matches!(
-                position.and_then(|p| self.builder.message().choices.get(&CHOICE)?.content.get(p)),
-                Some(Part::Reasoning { .. })
-            );
         let state = self.segments.entry(segment).or_default();
         state.streamed = true;
-        if reasoning {
-            // Where the item's signature goes when it comes.
-            state.part = position;
-            return;
-        }
-        // Answer text that was kept landed in the latest part: remember
-        // which, so that its final copies and annotations find it.
-        let (SegmentKind::Text, true, Some(position)) = (segment.0, grew, position) else {
+        // Text that was kept landed in the latest part: remember which, so
+        // that its final copies, annotations and signature find it.
+        let (true, Some(position)) = (grew, position) else {
             return;
         };
         match state.part {
@@ -362,8 +376,10 @@ impl Accumulator {
             None => {}
         }
         state.part = Some(position);
-        if let Some(phase) = self.phases.get(&segment.1) {
-            self.builder.text_phase_at(CHOICE, position, phase);
+        if kind == SegmentKind::Text {
+            if let Some(phase) = self.phases.get(&segment.1) {
+                self.builder.text_phase_at(CHOICE, position, phase);
+            }
         }
     }
 
@@ -389,20 +405,10 @@ impl Accumulator {
         Some(position)
     }
 
-    /// A finished part's whole text (refusal, reasoning): used only if
-    /// its deltas never came.
-    fn segment_done(&mut self, segment: Segment, text: Option<&str>) {
-        if let Some(text) = text {
-            let streamed = self.segments.get(&segment).is_some_and(|s| s.streamed);
-            if !streamed {
-                self.segment_text(segment, text);
-            }
-        }
-    }
-
-    /// A final copy of an answer text (see the module documentation for
-    /// the policy): the text the server stored, authoritative.
-    fn text_final(&mut self, segment: Segment, text: Option<&str>, copy: Final) {
+    /// A final copy of a streamed text, of any kind (see the module
+    /// documentation for the policy): the text the server stored,
+    /// authoritative.
+    fn prose_final(&mut self, segment: Segment, text: Option<&str>, copy: Final) {
         let Some(text) = text.filter(|t| !t.is_empty()) else {
             return;
         };
@@ -421,7 +427,8 @@ impl Accumulator {
             }
             return;
         };
-        let Some(current) = self.part_text(position) else {
+        let kind = segment.0;
+        let Some(current) = self.part_prose(kind, position) else {
             return;
         };
         if split || current == text {
@@ -433,18 +440,25 @@ impl Accumulator {
         if head && last {
             // Deltas lost at the end (or never sent): the rest streams on.
             let rest = text.get(streamed_len..).unwrap_or("");
-            let expected = self.text_len().saturating_add(rest.len());
+            let expected = self.prose_len(kind).saturating_add(rest.len());
             self.segment = Some(segment);
-            self.builder.text(CHOICE, rest);
-            if self.text_len() == expected && self.part_text(position) == Some(text) {
+            match kind {
+                SegmentKind::Text => self.builder.text(CHOICE, rest),
+                SegmentKind::Refusal => self.builder.refusal(CHOICE, rest),
+                SegmentKind::Summary | SegmentKind::ReasoningText => {
+                    self.builder.reasoning(CHOICE, rest)
+                }
+            }
+            if self.prose_len(kind) == expected && self.part_prose(kind, position) == Some(text) {
                 return;
             }
         }
-        let cost = self.text_after(position);
+        let (key, index) = (segment.1, segment.2);
+        let (sub, what) = kind.names();
+        let cost = self.prose_after(kind.flow(), position);
         if cost > self.budget {
-            let (key, index) = (segment.1, segment.2);
             self.builder.error(ErrorInfo::new(format!(
-                "output {key}, content {index}: the final text differs from the streamed \
+                "output {key}, {sub} {index}: the final {what} differs from the streamed \
                  deltas, and too many earlier parts were corrected already: not corrected"
             )));
             return;
@@ -453,27 +467,32 @@ impl Accumulator {
         if !head && !tail {
             // Neither the head missing (a stream resumed with
             // `starting_after`) nor the tail: the deltas were wrong.
-            let (key, index) = (segment.1, segment.2);
             self.builder.error(ErrorInfo {
                 message: format!(
-                    "output {key}, content {index}: the final text differs from the streamed \
+                    "output {key}, {sub} {index}: the final {what} differs from the streamed \
                      deltas; keeping the final text"
                 ),
                 kind: Some(String::from("text_mismatch")),
                 raw: None,
             });
         }
-        self.builder.replace_text_at(CHOICE, position, text);
+        match kind {
+            SegmentKind::Text => self.builder.replace_text_at(CHOICE, position, text),
+            SegmentKind::Refusal => self.builder.replace_refusal_at(CHOICE, position, text),
+            SegmentKind::Summary | SegmentKind::ReasoningText => {
+                self.builder.replace_reasoning_at(CHOICE, position, text)
+            }
+        };
     }
 
-    /// The answer text after the part at `position`: what replacing
+    /// The text of this kind after the part at `position`: what replacing
     /// that part's text moves.
-    fn text_after(&self, position: usize) -> usize {
+    fn prose_after(&self, flow: Flow, position: usize) -> usize {
         let Some(choice) = self.builder.message().choices.get(&CHOICE) else {
             return 0;
         };
         let after = choice.content.get(position.saturating_add(1)..);
-        super::message::text_len(after.unwrap_or_default())
+        flow.len(after.unwrap_or_default())
     }
 
     /// Log probabilities of an answer text: every delta's are kept; a
@@ -563,11 +582,12 @@ impl Accumulator {
                     self.logprobs(segment, payload.get("logprobs"), false);
                 }
             }
-            (SegmentKind::Text, _) => {
-                self.text_final(segment, get_str(payload, field), Final::Part);
-                self.logprobs(segment, payload.get("logprobs"), true);
+            _ => {
+                self.prose_final(segment, get_str(payload, field), Final::Part);
+                if kind == SegmentKind::Text {
+                    self.logprobs(segment, payload.get("logprobs"), true);
+                }
             }
-            _ => self.segment_done(segment, get_str(payload, field)),
         }
     }
 
@@ -587,31 +607,52 @@ impl Accumulator {
         }
     }
 
-    /// A finished content part of a message (`content_part.done`, and each
-    /// of a finished message item's `content`).
+    /// The segment a content part of item `key` is, and the field holding
+    /// its text: `output_text`, `refusal`, and `reasoning_text` (the
+    /// content of a reasoning item).
+    fn part_segment<'v>(key: u64, index: u64, part: impl View<'v>) -> Option<(Segment, &'v str)> {
+        let (kind, field) = match get_str(part, "type")? {
+            "output_text" => (SegmentKind::Text, "text"),
+            "refusal" => (SegmentKind::Refusal, "refusal"),
+            "reasoning_text" => (SegmentKind::ReasoningText, "text"),
+            _ => return None,
+        };
+        Some(((kind, key, index), field))
+    }
+
+    /// A finished content part (`content_part.done`, and each of a
+    /// finished item's `content`).
     fn content_part<'v>(&mut self, key: u64, index: u64, part: impl View<'v>, copy: Final) {
-        match get_str(part, "type") {
-            Some("output_text") => {
-                let segment = (SegmentKind::Text, key, index);
-                self.text_final(segment, get_str(part, "text"), copy);
-                self.logprobs(segment, part.get("logprobs"), true);
-                self.annotations(segment, part.get("annotations"));
-            }
-            Some("refusal") => {
-                self.segment_done((SegmentKind::Refusal, key, index), get_str(part, "refusal"))
-            }
-            _ => {}
+        let Some((segment, field)) = Self::part_segment(key, index, part) else {
+            return;
+        };
+        self.prose_final(segment, get_str(part, field), copy);
+        if segment.0 == SegmentKind::Text {
+            self.logprobs(segment, part.get("logprobs"), true);
+            self.annotations(segment, part.get("annotations"));
         }
     }
 
-    /// `response.content_part.done`.
+    /// `response.content_part.done` (`content_index`) and
+    /// `response.reasoning_summary_part.done` (`summary_index`).
     fn part_done<'v>(&mut self, payload: impl View<'v>) {
         let Some(key) = self.key(payload) else {
             return;
         };
-        let index = get_u64(payload, "content_index").unwrap_or(0);
-        if let Some(part) = payload.get("part") {
-            self.content_part(key, index, part, Final::Part);
+        let Some(part) = payload.get("part") else {
+            return;
+        };
+        match payload.get("summary_index") {
+            Some(index) => {
+                if get_str(part, "type") == Some("summary_text") {
+                    let segment = (SegmentKind::Summary, key, index.as_u64().unwrap_or(0));
+                    self.prose_final(segment, get_str(part, "text"), Final::Part);
+                }
+            }
+            None => {
+                let index = get_u64(payload, "content_index").unwrap_or(0);
+                self.content_part(key, index, part, Final::Part);
+            }
         }
     }
 
@@ -759,7 +800,7 @@ impl Accumulator {
                 self.call_reconcile(key, get_str(item, field), json);
                 self.builder.tool_call_end(CHOICE, key);
             }
-            Some("reasoning") => self.reasoning_done(key, item),
+            Some("reasoning") => self.reasoning_done(key, item, copy),
             _ => {
                 self.builder.raw_part(CHOICE, item.to_value());
             }
@@ -780,17 +821,20 @@ impl Accumulator {
     }
 
     /// The terminal event's `response.output`, the response as the server
-    /// stored it: each message's text is checked against what streamed,
-    /// and an item whose `output_item.done` never came (a resumed stream,
-    /// a body with only the terminal event) is read from it.
+    /// stored it: each message's and reasoning item's texts are checked
+    /// against what streamed, and an item whose `output_item.done` never
+    /// came (a resumed stream, a body with only the terminal event) is read
+    /// from it.
     fn output<'v>(&mut self, output: impl View<'v>) {
         for (index, item) in output.elements().enumerate() {
             let Some(key) = self.key_at(index as u64) else {
                 return;
             };
             if self.done.contains(&key) {
-                if get_str(item, "type") == Some("message") {
-                    self.message_done(key, item, Final::Response);
+                match get_str(item, "type") {
+                    Some("message") => self.message_done(key, item, Final::Response),
+                    Some("reasoning") => self.reasoning_texts(key, item, Final::Response),
+                    _ => {}
                 }
                 continue;
             }
@@ -804,16 +848,24 @@ impl Accumulator {
         }
     }
 
-    /// A finished reasoning item: its summary if none streamed, and its
-    /// encrypted content as the signature of its reasoning part.
-    fn reasoning_done<'v>(&mut self, key: u64, item: impl View<'v>) {
+    /// The final copies of a reasoning item's texts: each of its
+    /// `summary` and of its `content` (`reasoning_text` parts).
+    fn reasoning_texts<'v>(&mut self, key: u64, item: impl View<'v>, copy: Final) {
         let summary = item.get("summary").into_iter().flat_map(View::elements);
         for (index, part) in summary.enumerate() {
-            self.segment_done(
-                (SegmentKind::Summary, key, index as u64),
-                get_str(part, "text"),
-            );
+            let segment = (SegmentKind::Summary, key, index as u64);
+            self.prose_final(segment, get_str(part, "text"), copy);
         }
+        let content = item.get("content").into_iter().flat_map(View::elements);
+        for (index, part) in content.enumerate() {
+            self.content_part(key, index as u64, part, copy);
+        }
+    }
+
+    /// A finished reasoning item: its texts' final copies, and its
+    /// encrypted content as the signature of its reasoning part.
+    fn reasoning_done<'v>(&mut self, key: u64, item: impl View<'v>, copy: Final) {
+        self.reasoning_texts(key, item, copy);
         let Some(blob) = get_str(item, "encrypted_content") else {
             return;
         };
@@ -990,7 +1042,9 @@ impl Accumulator {
                 self.delta(SegmentKind::Text, "content_index", payload, "text")
             }
             "response.output_text.annotation.added" => self.annotation_added(payload),
-            "response.content_part.done" => self.part_done(payload),
+            "response.content_part.done" | "response.reasoning_summary_part.done" => {
+                self.part_done(payload)
+            }
             "response.refusal.delta" => {
                 self.delta(SegmentKind::Refusal, "content_index", payload, "delta")
             }
