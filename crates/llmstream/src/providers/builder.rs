@@ -59,6 +59,8 @@ pub(crate) enum Flow {
 }
 
 impl Flow {
+    pub(crate) const ALL: [Flow; 3] = [Flow::Text, Flow::Reasoning, Flow::Refusal];
+
     /// Whether `part` is a part of this flow (so new text may extend it).
     fn owns(self, part: &Part) -> bool {
         self.text_of(part).is_some()
@@ -883,6 +885,112 @@ impl MessageBuilder {
         true
     }
 
+    /// Reorders the content parts of `choice` from `start` on: the part
+    /// now at `start + order[i]` goes to `start + i`. Everything kept by
+    /// part position moves with its part ([`Choice::citations`],
+    /// [`Choice::phases`]), and the running [`Choice::text`],
+    /// [`Choice::reasoning`] and [`Choice::refusal`] follow the new order.
+    /// Returns whether it was done: nothing changes unless `order` names
+    /// each position from `start` to the end once.
+    ///
+    /// For parts that belong before some already there, though they came
+    /// after them (OpenAI Responses items that only the terminal
+    /// `response.output` carries, each placed by its `output_index`): the
+    /// accumulator appends them as usual, then puts them in place in one
+    /// pass — inserting them one by one would move the parts and text
+    /// after each insertion point once per part. The caller moves the
+    /// positions it keeps itself the same way; it costs the parts and the
+    /// running text from `start` on.
+    ///
+    /// ```
+    /// use llmstream::json::Value;
+    /// use llmstream::providers::{MessageBuilder, Part, Provider};
+    ///
+    /// let mut b = MessageBuilder::new(Provider::OpenAiResponses);
+    /// b.text(0, "Answer.");
+    /// b.citation(0, Value::from("source"));
+    /// b.break_part(0);
+    /// b.text(0, "Intro. ");
+    /// // The intro belongs first: the part at 1, then the one at 0.
+    /// assert!(!b.reorder_parts(0, 0, &[1, 1]));
+    /// assert!(b.reorder_parts(0, 0, &[1, 0]));
+    /// let c = b.message().choice().unwrap();
+    /// assert_eq!(
+    ///     c.content,
+    ///     [Part::Text("Intro. ".into()), Part::Text("Answer.".into())]
+    /// );
+    /// assert_eq!(c.text, "Intro. Answer.");
+    /// assert_eq!(c.citations.get(&1), Some(&vec![Value::from("source")]));
+    /// assert_eq!(c.citations.get(&0), None);
+    /// ```
+    pub fn reorder_parts(&mut self, choice: u64, start: usize, order: &[usize]) -> bool {
+        let Some(c) = self.message.choices.get_mut(&choice) else {
+            return false;
+        };
+        let Some(count) = c.content.len().checked_sub(start) else {
+            return false;
+        };
+        if order.len() != count {
+            return false;
+        }
+        // The new position (from `start`) of each part, by its old one.
+        let mut moved_to = alloc::vec![usize::MAX; count];
+        for (new, &old) in order.iter().enumerate() {
+            match moved_to.get_mut(old) {
+                Some(slot) if *slot == usize::MAX => *slot = new,
+                _ => return false,
+            }
+        }
+        // Where each flow's running text holds the parts from `start` on:
+        // its end, if it is their concatenation.
+        let tails = Flow::ALL.map(|flow| running_tail(c, flow, start));
+        let mut old: alloc::vec::Vec<Option<Part>> = c.content.drain(start..).map(Some).collect();
+        for &at in order {
+            if let Some(part) = old.get_mut(at).and_then(Option::take) {
+                c.content.push(part);
+            }
+        }
+        let moved = |position: usize| match position.checked_sub(start) {
+            Some(at) => moved_to.get(at).map_or(position, |to| start + to),
+            None => position,
+        };
+        c.citations = core::mem::take(&mut c.citations)
+            .into_iter()
+            .map(|(p, v)| (moved(p), v))
+            .collect();
+        c.phases = core::mem::take(&mut c.phases)
+            .into_iter()
+            .map(|(p, v)| (moved(p), v))
+            .collect();
+        for (flow, tail) in Flow::ALL.into_iter().zip(tails) {
+            match tail {
+                Some(cut) => {
+                    let Choice {
+                        content,
+                        text,
+                        reasoning,
+                        refusal,
+                        ..
+                    } = &mut *c;
+                    let running = match flow {
+                        Flow::Text => Some(text),
+                        Flow::Reasoning => Some(reasoning),
+                        Flow::Refusal => refusal.as_mut(),
+                    };
+                    if let Some(running) = running {
+                        running.truncate(cut);
+                        let parts = content.get(start..).unwrap_or_default();
+                        for t in parts.iter().filter_map(|p| flow.text_of(p)) {
+                            running.push_str(t);
+                        }
+                    }
+                }
+                None => rebuild(c, flow),
+            }
+        }
+        true
+    }
+
     /// Attaches a citation to the text part at `position` in `choice`'s
     /// content, which need not be the latest part (OpenAI Responses
     /// annotations name the item and part they belong to). Returns its
@@ -924,4 +1032,18 @@ fn rebuild(c: &mut Choice, flow: Flow) {
         Flow::Refusal if c.refusal.is_none() && all.is_empty() => {}
         _ => *flow.running(c) = all,
     }
+}
+
+/// Where `flow`'s running text of `c` holds the text of the parts from
+/// `start` on, if it ends with their concatenation (`None` otherwise, or
+/// if there is no running text and they have some).
+fn running_tail(c: &Choice, flow: Flow, start: usize) -> Option<usize> {
+    let parts = c.content.get(start..).unwrap_or_default();
+    let running = flow.running_ref(c);
+    let cut = running.len().checked_sub(flow.len(parts))?;
+    let mut rest = running.get(cut..)?;
+    for t in parts.iter().filter_map(|p| flow.text_of(p)) {
+        rest = rest.strip_prefix(t)?;
+    }
+    Some(cut)
 }

@@ -38,7 +38,8 @@
 //!   but ends with the whole text. That is an error (`text_mismatch`)
 //!   unless the deltas were the copy's end (a resumed stream) or its
 //!   start. Correcting a part that is not the latest moves the text of
-//!   its kind after it: such corrections may move as many bytes as the text received, no more (beyond that one
+//!   its kind after it: such corrections (and the placing of items below)
+//!   may move as many bytes as the text received, no more (beyond that one
 //!   is reported and left out). A text whose deltas were interleaved with
 //!   another's (so split over several parts: never seen on the wire) is
 //!   left as streamed.
@@ -69,9 +70,11 @@
 //!   whose `output_item.done` never came (a resumed stream, a body with
 //!   only `response.created` and `response.completed`), read as that
 //!   event would have been: messages, refusals, tool calls, reasoning,
-//!   server tools kept raw. They are added after the parts already there,
-//!   so an item before the point where a stream resumed comes after those
-//!   that streamed.
+//!   server tools kept raw. Their parts go where their output index says
+//!   among the parts of the same response (an item before the point where
+//!   a stream resumed before those that streamed), the running texts in
+//!   that order; the citations and phases of the parts they go before
+//!   move with those parts. Parts already there keep their order.
 //! - `response.completed` finishes with reason `completed` (normalized to
 //!   tool calls when the response called a tool, to stop otherwise);
 //!   `response.incomplete` with the reason in `incomplete_details`
@@ -96,6 +99,7 @@
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::builder::Flow;
 use super::{
@@ -149,11 +153,22 @@ pub struct Accumulator {
     /// terminal response) was read.
     done: BTreeSet<u64>,
     /// Bytes the correction of a part that is not the latest may still
-    /// move (the text of its kind after it): every text received (answer,
-    /// refusal, reasoning) adds its length, so that a stream sending wrong
-    /// final copies of early parts costs work in proportion to its bytes,
-    /// not more.
+    /// move (the text of its kind after it), and the putting in place of
+    /// items filled from the terminal response (the text of the parts
+    /// after where they go): every text received (answer, refusal,
+    /// reasoning) adds its length, so that a stream sending wrong final
+    /// copies of early parts, or many terminal events each with one more
+    /// early item, costs work in proportion to its bytes, not more.
     budget: usize,
+    /// The key of the item each content part belongs to, by position:
+    /// where an item filled from the terminal response goes.
+    part_keys: Vec<u64>,
+    /// The key of the item being read: the parts made from now on are its
+    /// (see [`Accumulator::sync_parts`]).
+    current: u64,
+    /// The position of the current response's first part: parts before
+    /// it are earlier responses', never moved.
+    first_part: usize,
     /// State of the current response.
     response: ResponseState,
     /// Summed usage of the responses that ended, and of the current one.
@@ -188,6 +203,13 @@ enum SegmentKind {
 }
 
 impl SegmentKind {
+    const ALL: [SegmentKind; 4] = [
+        SegmentKind::Text,
+        SegmentKind::Refusal,
+        SegmentKind::Summary,
+        SegmentKind::ReasoningText,
+    ];
+
     /// The running text and parts this kind goes to.
     fn flow(self) -> Flow {
         match self {
@@ -266,6 +288,9 @@ impl Accumulator {
             phases: BTreeMap::new(),
             done: BTreeSet::new(),
             budget: 0,
+            part_keys: Vec::new(),
+            current: 0,
+            first_part: 0,
             response: ResponseState::default(),
             usage_before: None,
             usage_after: None,
@@ -290,8 +315,11 @@ impl Accumulator {
         self.key_at(index)
     }
 
-    /// The key of the item at output index `index` of the current response.
+    /// The key of the item at output index `index` of the current
+    /// response, which becomes the item being read: the parts made before
+    /// are the previous one's.
     fn key_at(&mut self, index: u64) -> Option<u64> {
+        self.sync_parts();
         let Some(key) = self.offset.checked_add(index) else {
             self.builder.error(ErrorInfo::new(format!(
                 "output_index {index} of a concatenated response is out of range: event ignored"
@@ -299,7 +327,26 @@ impl Accumulator {
             return None;
         };
         self.max_key = Some(self.max_key.map_or(key, |m| m.max(key)));
+        self.current = key;
         Some(key)
+    }
+
+    /// Records the parts made since the last call as the current item's
+    /// (called before the item being read changes, and after each event):
+    /// every part is made while reading an item's event, through whichever
+    /// builder call, so this is the one place that keeps their keys.
+    fn sync_parts(&mut self) {
+        let count = self
+            .builder
+            .message()
+            .choices
+            .get(&CHOICE)
+            .map_or(0, |c| c.content.len());
+        // Parts are never taken out; were one, the keys stay aligned.
+        self.part_keys.truncate(count);
+        let missing = count - self.part_keys.len();
+        self.part_keys
+            .extend(core::iter::repeat(self.current).take(missing));
     }
 
     /// Starts the message if nothing did (streams whose first events were
@@ -314,6 +361,8 @@ impl Accumulator {
         if self.response.created && (self.response.ended || self.response.has_items) {
             // A new response of a concatenated body.
             self.offset = self.max_key.map_or(0, |m| m.saturating_add(1));
+            self.sync_parts();
+            self.first_part = self.part_keys.len();
             self.usage_before = self.usage_after.clone();
             self.response = ResponseState::default();
             self.builder.reopen();
@@ -824,11 +873,13 @@ impl Accumulator {
     /// stored it: each message's and reasoning item's texts are checked
     /// against what streamed, and an item whose `output_item.done` never
     /// came (a resumed stream, a body with only the terminal event) is read
-    /// from it.
+    /// from it, its new parts put where its output index says.
     fn output<'v>(&mut self, output: impl View<'v>) {
+        self.sync_parts();
+        let first_new = self.part_keys.len();
         for (index, item) in output.elements().enumerate() {
             let Some(key) = self.key_at(index as u64) else {
-                return;
+                break;
             };
             if self.done.contains(&key) {
                 match get_str(item, "type") {
@@ -846,6 +897,80 @@ impl Accumulator {
             self.done.insert(key);
             self.item_finished(key, item, Final::Response);
         }
+        self.sync_parts();
+        self.place_parts(first_new);
+    }
+
+    /// Puts the parts made from `first_new` on (by the terminal response's
+    /// output, in output order) where their items' keys say among the
+    /// current response's parts: each before the first part there of a
+    /// later item, after the parts already put. The parts already there
+    /// keep their order.
+    fn place_parts(&mut self, first_new: usize) {
+        let keys = &self.part_keys;
+        let Some(&least) = keys.get(first_new..).and_then(|new| new.iter().min()) else {
+            return;
+        };
+        // The first part that a new one goes before: nothing moves before it.
+        let from = self.first_part.min(first_new);
+        let Some(start) = (from..first_new).find(|&p| keys.get(p).is_some_and(|&k| k > least))
+        else {
+            return;
+        };
+        let (mut old, end) = (start, keys.len());
+        let mut order = Vec::with_capacity(end - start);
+        for new in first_new..end {
+            let key = keys.get(new).copied().unwrap_or(u64::MAX);
+            while old < first_new && keys.get(old).is_some_and(|&k| k <= key) {
+                order.push(old - start);
+                old += 1;
+            }
+            order.push(new - start);
+        }
+        order.extend((old..first_new).map(|p| p - start));
+        // What moves: the text of every part from `start` on.
+        let cost = self.builder.message().choices.get(&CHOICE).map_or(0, |c| {
+            let parts = c.content.get(start..).unwrap_or_default();
+            Flow::ALL.iter().map(|flow| flow.len(parts)).sum()
+        });
+        if cost > self.budget {
+            self.builder.error(ErrorInfo::new(format!(
+                "{} output items of the final response were left after the items that \
+                 streamed: too many were put in place already",
+                end - first_new
+            )));
+            return;
+        }
+        if !self.builder.reorder_parts(CHOICE, start, &order) {
+            return;
+        }
+        self.budget -= cost;
+        // Every position kept here moves with its part.
+        let mut moved_to = alloc::vec![0; order.len()];
+        for (to, &at) in order.iter().enumerate() {
+            if let Some(slot) = moved_to.get_mut(at) {
+                *slot = start + to;
+            }
+        }
+        let keys: Vec<u64> = order
+            .iter()
+            .filter_map(|&at| self.part_keys.get(start + at).copied())
+            .collect();
+        self.part_keys.truncate(start);
+        self.part_keys.extend(keys);
+        for kind in SegmentKind::ALL {
+            let range = (kind, self.offset, 0)..=(kind, u64::MAX, u64::MAX);
+            for state in self.segments.range_mut(range).map(|(_, s)| s) {
+                if let Some(part) = state.part.as_mut() {
+                    if let Some(&to) = part.checked_sub(start).and_then(|at| moved_to.get(at)) {
+                        *part = to;
+                    }
+                }
+            }
+        }
+        // The latest part may be another now: the next delta starts its
+        // own part rather than extending whichever is last.
+        self.segment = None;
     }
 
     /// The final copies of a reasoning item's texts: each of its
@@ -1078,5 +1203,6 @@ impl Accumulator {
             // Part starts, server-tool progress: nothing to accumulate.
             _ => {}
         }
+        self.sync_parts();
     }
 }
