@@ -1165,6 +1165,54 @@ fn terminal_output_items_take_their_output_index_place() {
 }
 
 #[test]
+fn content_part_added_text_is_kept_once() {
+    // A part that begins with text (as the SDK keeps it, deltas appended
+    // to it): the text is a delta, and the copies repeating the whole
+    // text do not double it, nor does a repeated `content_part.added`.
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_p","object":"response","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_0","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":2,"output_index":0,"item_id":"msg_0","content_index":0,"part":{"type":"output_text","text":"Hel","annotations":[]}}
+        {"type":"response.output_text.delta","sequence_number":3,"output_index":0,"item_id":"msg_0","content_index":0,"delta":"lo."}
+        {"type":"response.output_text.done","sequence_number":4,"output_index":0,"item_id":"msg_0","content_index":0,"text":"Hello."}
+        {"type":"response.content_part.done","sequence_number":5,"output_index":0,"item_id":"msg_0","content_index":0,"part":{"type":"output_text","text":"Hello.","annotations":[]}}
+        {"type":"response.output_item.done","sequence_number":6,"output_index":0,"item":{"id":"msg_0","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello.","annotations":[]}]}}
+        {"type":"response.output_item.added","sequence_number":7,"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":8,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"refusal","refusal":"No."}}
+        {"type":"response.content_part.added","sequence_number":9,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"refusal","refusal":"No."}}
+        {"type":"response.refusal.done","sequence_number":10,"output_index":1,"item_id":"msg_1","content_index":0,"refusal":"No."}
+        {"type":"response.output_item.done","sequence_number":11,"output_index":1,"item":{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"No."}]}}
+        {"type":"response.output_item.added","sequence_number":12,"output_index":2,"item":{"id":"msg_2","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":13,"output_index":2,"item_id":"msg_2","content_index":0,"part":{"type":"output_text","text":" Bye.","annotations":[]}}
+        {"type":"response.completed","sequence_number":14,"response":{"id":"resp_p","object":"response","model":"gpt-5","status":"completed","output":[{"id":"msg_0","type":"message","role":"assistant","content":[{"type":"output_text","text":"Hello.","annotations":[]}]},{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"refusal","refusal":"No."}]},{"id":"msg_2","type":"message","role":"assistant","content":[{"type":"output_text","text":" Bye.","annotations":[]}]}]}}
+    "#);
+    let c = o.choice();
+    assert_eq!(
+        c.content,
+        [
+            text("Hello."),
+            Part::Refusal("No.".to_string()),
+            text(" Bye.")
+        ]
+    );
+    assert_eq!(c.text, "Hello. Bye.");
+    assert_eq!(c.refusal.as_deref(), Some("No."));
+    // The deltas and the message agree: the part's text streamed first.
+    assert_eq!(o.streamed_text(0), "Hello. Bye.");
+    let deltas: Vec<_> = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::TextDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas, ["Hel", "lo.", " Bye."]);
+    assert_eq!(streamed_refusal(&o), "No.");
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+}
+
+#[test]
 fn placing_terminal_items_costs_no_more_than_the_stream() {
     // A long text streamed at output 9, then terminal events each with
     // one more early item: each would move the long text. The first is

@@ -16,6 +16,13 @@
 //!   `output_text`. A message item's `phase` (`commentary` for a preamble,
 //!   `final_answer`), from `output_item.added` or `.done`, is set on each
 //!   of its text parts ([`Choice::phases`](super::Choice::phases)).
+//! - A part may begin with text: `content_part.added`'s `part.text`
+//!   (`output_text`, `reasoning_text`) or `part.refusal`, and
+//!   `reasoning_summary_part.added`'s `part.text`. It is the part's first
+//!   delta (as the SDK, whose snapshot keeps the added part and appends
+//!   the deltas to it), so the delta events and the message agree and the
+//!   final copies below find it; only before anything streamed into that
+//!   part (a repeated `added` is not its text again).
 //! - Every text is repeated whole when it is finished: answer text by
 //!   `output_text.done` and `content_part.done`, a refusal by
 //!   `refusal.done` and its `refusal` content part, a reasoning summary by
@@ -705,6 +712,47 @@ impl Accumulator {
         }
     }
 
+    /// `response.content_part.added` (`content_index`) and
+    /// `response.reasoning_summary_part.added` (`summary_index`): a part
+    /// may begin with text. It is the part's first delta (the SDK's
+    /// snapshot keeps the added part and appends the deltas to it), so the
+    /// deltas and the message agree and the final copies find it. Only
+    /// before anything streamed into it: a repeated `added` is not its
+    /// text again.
+    fn part_added<'v>(&mut self, payload: impl View<'v>) {
+        let Some(key) = self.key(payload) else {
+            return;
+        };
+        let Some(part) = payload.get("part") else {
+            return;
+        };
+        let found = match payload.get("summary_index") {
+            Some(index) => (get_str(part, "type") == Some("summary_text")).then(|| {
+                (
+                    (SegmentKind::Summary, key, index.as_u64().unwrap_or(0)),
+                    "text",
+                )
+            }),
+            None => {
+                let index = get_u64(payload, "content_index").unwrap_or(0);
+                Self::part_segment(key, index, part)
+            }
+        };
+        let Some((segment, field)) = found else {
+            return;
+        };
+        if self.segments.get(&segment).is_some_and(|s| s.streamed) {
+            return;
+        }
+        if let Some(text) = get_str(part, field) {
+            self.segment_text(segment, text);
+        }
+        if segment.0 == SegmentKind::Text {
+            self.logprobs(segment, part.get("logprobs"), false);
+            self.annotations(segment, part.get("annotations"));
+        }
+    }
+
     /// Begins the tool call at `key` if it has not begun.
     fn call_start<'v>(&mut self, key: u64, item: Option<impl View<'v>>, json: bool) {
         self.ensure_started();
@@ -1167,6 +1215,9 @@ impl Accumulator {
                 self.delta(SegmentKind::Text, "content_index", payload, "text")
             }
             "response.output_text.annotation.added" => self.annotation_added(payload),
+            "response.content_part.added" | "response.reasoning_summary_part.added" => {
+                self.part_added(payload)
+            }
             "response.content_part.done" | "response.reasoning_summary_part.done" => {
                 self.part_done(payload)
             }
@@ -1200,7 +1251,7 @@ impl Accumulator {
             | "response.failed"
             | "response.cancelled" => self.terminal(ty, payload),
             "error" => self.error(payload, None),
-            // Part starts, server-tool progress: nothing to accumulate.
+            // Server-tool progress: nothing to accumulate.
             _ => {}
         }
         self.sync_parts();
