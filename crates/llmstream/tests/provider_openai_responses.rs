@@ -1018,3 +1018,227 @@ fn signature_of_a_reasoning_item_filled_late_goes_on_its_part() {
         ]
     );
 }
+
+/// The concatenated text of the `reasoning_delta` events.
+fn streamed_reasoning(o: &Run) -> String {
+    o.events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ReasoningDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The concatenated text of the `refusal_delta` events.
+fn streamed_refusal(o: &Run) -> String {
+    o.events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::RefusalDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn reasoning(text: &str, signature: Option<&str>) -> Part {
+    Part::Reasoning {
+        text: text.to_string(),
+        signature: signature.map(String::from),
+    }
+}
+
+#[test]
+fn refusal_and_reasoning_follow_their_final_copies() {
+    // As answer text does: a summary whose deltas were wrong is replaced
+    // by its `.done` (an error); reasoning text whose deltas lost their
+    // end gets the rest from the finished item (no error); a refusal
+    // whose deltas were wrong is replaced by `refusal.done` (an error),
+    // and the part and item copies repeating it change nothing; the
+    // terminal response's copy of an earlier reasoning part, longer at
+    // its end, corrects it though a part follows (no error).
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_r","object":"response","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}
+        {"type":"response.reasoning_summary_text.delta","sequence_number":2,"output_index":0,"item_id":"rs_1","summary_index":0,"delta":"Thinkng about it"}
+        {"type":"response.reasoning_summary_text.done","sequence_number":3,"output_index":0,"item_id":"rs_1","summary_index":0,"text":"Thinking about it."}
+        {"type":"response.reasoning_text.delta","sequence_number":4,"output_index":0,"item_id":"rs_1","content_index":0,"delta":"step one"}
+        {"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"content":[{"type":"reasoning_text","text":"step one, step two"}],"encrypted_content":"ENC"}}
+        {"type":"response.output_item.added","sequence_number":6,"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":7,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"refusal","refusal":""}}
+        {"type":"response.refusal.delta","sequence_number":8,"output_index":1,"item_id":"msg_1","content_index":0,"delta":"I can"}
+        {"type":"response.refusal.delta","sequence_number":9,"output_index":1,"item_id":"msg_1","content_index":0,"delta":"not"}
+        {"type":"response.refusal.done","sequence_number":10,"output_index":1,"item_id":"msg_1","content_index":0,"refusal":"I can't help."}
+        {"type":"response.content_part.done","sequence_number":11,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"refusal","refusal":"I can't help."}}
+        {"type":"response.output_item.done","sequence_number":12,"output_index":1,"item":{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"I can't help."}]}}
+        {"type":"response.completed","sequence_number":13,"response":{"id":"resp_r","object":"response","model":"gpt-5","status":"completed","output":[{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"content":[{"type":"reasoning_text","text":"step one, step two!"}],"encrypted_content":"ENC"},{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"I can't help."}]}]}}
+    "#);
+    let c = o.choice();
+    assert_eq!(
+        c.content,
+        [
+            reasoning("Thinking about it.", None),
+            reasoning("step one, step two!", Some("ENC")),
+            Part::Refusal("I can't help.".to_string()),
+        ]
+    );
+    assert_eq!(c.reasoning, "Thinking about it.step one, step two!");
+    assert_eq!(c.refusal.as_deref(), Some("I can't help."));
+    assert_eq!(c.text, "");
+    // The deltas reported stay as they were; a lost end is one more.
+    assert_eq!(streamed_reasoning(&o), "Thinkng about itstep one, step two");
+    assert_eq!(streamed_refusal(&o), "I cannot");
+    let errors = errors(&o);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("output 0, summary 0"), "{errors:?}");
+    assert!(errors[1].contains("output 1, content 0"), "{errors:?}");
+    let error = o.message.error.as_ref().unwrap();
+    assert_eq!(error.kind.as_deref(), Some("text_mismatch"));
+    assert_finish(&o, "completed", FinishReason::Stop);
+}
+
+#[test]
+fn terminal_output_items_take_their_output_index_place() {
+    // Items 2 (a commentary message with a citation) and 4 (a function
+    // call) streamed; the rest only in the terminal response. Each goes
+    // where its output_index says, the citation and phase staying on the
+    // streamed text, the text in output order.
+    let citation = obj(r#"{"type":"url_citation","url":"https://x.example"}"#);
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_o","object":"response","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.output_item.added","sequence_number":1,"output_index":2,"item":{"id":"msg_2","type":"message","status":"in_progress","role":"assistant","phase":"commentary","content":[]}}
+        {"type":"response.output_text.delta","sequence_number":2,"output_index":2,"item_id":"msg_2","content_index":0,"delta":"See x.example."}
+        {"type":"response.output_text.annotation.added","sequence_number":3,"output_index":2,"item_id":"msg_2","content_index":0,"annotation_index":0,"annotation":{"type":"url_citation","url":"https://x.example"}}
+        {"type":"response.output_item.done","sequence_number":4,"output_index":2,"item":{"id":"msg_2","type":"message","status":"completed","role":"assistant","phase":"commentary","content":[{"type":"output_text","text":"See x.example.","annotations":[{"type":"url_citation","url":"https://x.example"}]}]}}
+        {"type":"response.output_item.added","sequence_number":5,"output_index":4,"item":{"id":"fc_4","type":"function_call","call_id":"call_4","name":"get","arguments":""}}
+        {"type":"response.function_call_arguments.delta","sequence_number":6,"output_index":4,"item_id":"fc_4","delta":"{\"q\":1}"}
+        {"type":"response.completed","sequence_number":7,"response":{"id":"resp_o","object":"response","model":"gpt-5","status":"completed","output":[{"id":"msg_0","type":"message","role":"assistant","content":[{"type":"output_text","text":"Intro. ","annotations":[]}]},{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Think."}],"encrypted_content":"ENC"},{"id":"msg_2","type":"message","status":"completed","role":"assistant","phase":"commentary","content":[{"type":"output_text","text":"See x.example.","annotations":[{"type":"url_citation","url":"https://x.example"}]}]},{"id":"ws_3","type":"web_search_call","status":"completed"},{"id":"fc_4","type":"function_call","call_id":"call_4","name":"get","arguments":"{\"q\":1}"},{"id":"msg_5","type":"message","role":"assistant","content":[{"type":"output_text","text":" Bye.","annotations":[]}]}]}}
+    "#);
+    let c = o.choice();
+    match c.content.as_slice() {
+        [Part::Text(intro), Part::Reasoning {
+            text: think,
+            signature: Some(sig),
+        }, Part::Text(see), Part::Raw(raw), Part::ToolCall(4), Part::Text(bye)] => {
+            assert_eq!(intro, "Intro. ");
+            assert_eq!((think.as_str(), sig.as_str()), ("Think.", "ENC"));
+            assert_eq!(see, "See x.example.");
+            assert_eq!(raw.get("id").and_then(Value::as_str), Some("ws_3"));
+            assert_eq!(bye, " Bye.");
+        }
+        other => panic!("content parts: {other:?}"),
+    }
+    assert_eq!(c.text, "Intro. See x.example. Bye.");
+    assert_eq!(c.reasoning, "Think.");
+    assert_eq!(citations(&o), [(2, vec![citation.clone()])]);
+    assert_eq!(phases(&o), [(2, "commentary")]);
+    let json = o.message.to_value();
+    assert_eq!(
+        json.pointer("/choices/0/content/2/citations/0"),
+        Some(&citation)
+    );
+    assert_eq!(
+        json.pointer("/choices/0/content/2/phase"),
+        Some(&Value::from("commentary"))
+    );
+    assert_call(&o, 4, "call_4", "get", &obj(r#"{"q":1}"#));
+    assert_finish(&o, "completed", FinishReason::ToolCalls);
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+
+    // The streamed text's part is found again by its new position: an
+    // annotation and the item's phase that come after the terminal event
+    // (out of order) land on it, not on the reasoning now before it.
+    let o = run(r#"
+        {"type":"response.output_text.delta","sequence_number":1,"output_index":1,"content_index":0,"delta":"Answ"}
+        {"type":"response.completed","sequence_number":2,"response":{"id":"r","status":"completed","output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"Why."}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Answer"}]}]}}
+        {"type":"response.output_text.annotation.added","sequence_number":3,"output_index":1,"content_index":0,"annotation_index":0,"annotation":{"type":"url_citation","url":"https://x.example"}}
+        {"type":"response.output_item.done","sequence_number":4,"output_index":1,"item":{"type":"message","role":"assistant","phase":"final_answer","content":[{"type":"output_text","text":"Answer"}]}}
+    "#);
+    assert_eq!(
+        o.choice().content,
+        [reasoning("Why.", None), text("Answer")]
+    );
+    assert_eq!(o.choice().text, "Answer");
+    assert_eq!(citations(&o), [(1, vec![citation])]);
+    assert_eq!(phases(&o), [(1, "final_answer")]);
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+}
+
+#[test]
+fn content_part_added_text_is_kept_once() {
+    // A part that begins with text (as the SDK keeps it, deltas appended
+    // to it): the text is a delta, and the copies repeating the whole
+    // text do not double it, nor does a repeated `content_part.added`.
+    let o = run(r#"
+        {"type":"response.created","sequence_number":0,"response":{"id":"resp_p","object":"response","model":"gpt-5","status":"in_progress","output":[]}}
+        {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_0","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":2,"output_index":0,"item_id":"msg_0","content_index":0,"part":{"type":"output_text","text":"Hel","annotations":[]}}
+        {"type":"response.output_text.delta","sequence_number":3,"output_index":0,"item_id":"msg_0","content_index":0,"delta":"lo."}
+        {"type":"response.output_text.done","sequence_number":4,"output_index":0,"item_id":"msg_0","content_index":0,"text":"Hello."}
+        {"type":"response.content_part.done","sequence_number":5,"output_index":0,"item_id":"msg_0","content_index":0,"part":{"type":"output_text","text":"Hello.","annotations":[]}}
+        {"type":"response.output_item.done","sequence_number":6,"output_index":0,"item":{"id":"msg_0","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello.","annotations":[]}]}}
+        {"type":"response.output_item.added","sequence_number":7,"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":8,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"refusal","refusal":"No."}}
+        {"type":"response.content_part.added","sequence_number":9,"output_index":1,"item_id":"msg_1","content_index":0,"part":{"type":"refusal","refusal":"No."}}
+        {"type":"response.refusal.done","sequence_number":10,"output_index":1,"item_id":"msg_1","content_index":0,"refusal":"No."}
+        {"type":"response.output_item.done","sequence_number":11,"output_index":1,"item":{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"No."}]}}
+        {"type":"response.output_item.added","sequence_number":12,"output_index":2,"item":{"id":"msg_2","type":"message","status":"in_progress","role":"assistant","content":[]}}
+        {"type":"response.content_part.added","sequence_number":13,"output_index":2,"item_id":"msg_2","content_index":0,"part":{"type":"output_text","text":" Bye.","annotations":[]}}
+        {"type":"response.completed","sequence_number":14,"response":{"id":"resp_p","object":"response","model":"gpt-5","status":"completed","output":[{"id":"msg_0","type":"message","role":"assistant","content":[{"type":"output_text","text":"Hello.","annotations":[]}]},{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"refusal","refusal":"No."}]},{"id":"msg_2","type":"message","role":"assistant","content":[{"type":"output_text","text":" Bye.","annotations":[]}]}]}}
+    "#);
+    let c = o.choice();
+    assert_eq!(
+        c.content,
+        [
+            text("Hello."),
+            Part::Refusal("No.".to_string()),
+            text(" Bye.")
+        ]
+    );
+    assert_eq!(c.text, "Hello. Bye.");
+    assert_eq!(c.refusal.as_deref(), Some("No."));
+    // The deltas and the message agree: the part's text streamed first.
+    assert_eq!(o.streamed_text(0), "Hello. Bye.");
+    let deltas: Vec<_> = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::TextDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas, ["Hel", "lo.", " Bye."]);
+    assert_eq!(streamed_refusal(&o), "No.");
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+}
+
+#[test]
+fn placing_terminal_items_costs_no_more_than_the_stream() {
+    // A long text streamed at output 9, then terminal events each with
+    // one more early item: each would move the long text. The first is
+    // put in place; once that would move more than the stream brought,
+    // the items are reported and left after it.
+    let long = "z".repeat(1000);
+    let mut lines = format!(
+        r#"{{"type":"response.output_text.delta","output_index":9,"content_index":0,"delta":"{long}"}}"#
+    );
+    for count in 1..=3 {
+        let items: Vec<String> = (0..count)
+            .map(|i| {
+                format!(r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{i}"}}]}}"#)
+            })
+            .collect();
+        lines.push('\n');
+        lines.push_str(&format!(
+            r#"{{"type":"response.completed","response":{{"id":"r","status":"completed","output":[{}]}}}}"#,
+            items.join(",")
+        ));
+    }
+    let o = run(&lines);
+    let c = o.choice();
+    assert_eq!(c.content, [text("0"), text(&long), text("1"), text("2")]);
+    assert_eq!(c.text, format!("0{long}12"));
+    let errors = errors(&o);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("left after"), "{errors:?}");
+}

@@ -14,7 +14,7 @@ use alloc::string::String;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::event::{FinishReason, StreamEvent, Usage};
-use super::message::{text_len, Choice, ErrorInfo, Message, Part, ToolCall};
+use super::message::{Choice, ErrorInfo, Message, Part, ToolCall};
 use super::Provider;
 use crate::json::Value;
 
@@ -45,20 +45,44 @@ impl Default for ProviderLimits {
     }
 }
 
-/// The two streams of prose a choice carries.
-#[derive(Clone, Copy)]
-enum Flow {
+/// The three streams of prose a choice carries, each both in its content
+/// parts and in a running concatenation ([`Choice::text`],
+/// [`Choice::reasoning`], [`Choice::refusal`]).
+/// The one place that knows which parts and running text each is (the
+/// builder and the OpenAI Responses accumulator find a part's text and
+/// where it lies in the running text through it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
     Text,
     Reasoning,
+    Refusal,
 }
 
 impl Flow {
+    pub(crate) const ALL: [Flow; 3] = [Flow::Text, Flow::Reasoning, Flow::Refusal];
+
     /// Whether `part` is a part of this flow (so new text may extend it).
     fn owns(self, part: &Part) -> bool {
-        matches!(
-            (self, part),
-            (Flow::Text, Part::Text(_)) | (Flow::Reasoning, Part::Reasoning { .. })
-        )
+        self.text_of(part).is_some()
+    }
+
+    /// The text of `part`, if it is a part of this flow.
+    pub(crate) fn text_of(self, part: &Part) -> Option<&str> {
+        match (self, part) {
+            (Flow::Text, Part::Text(t))
+            | (Flow::Reasoning, Part::Reasoning { text: t, .. })
+            | (Flow::Refusal, Part::Refusal(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The bytes of this flow's text in `parts`.
+    pub(crate) fn len(self, parts: &[Part]) -> usize {
+        parts
+            .iter()
+            .filter_map(|p| self.text_of(p))
+            .map(str::len)
+            .sum()
     }
 
     fn part(self, text: &str) -> Part {
@@ -68,6 +92,34 @@ impl Flow {
                 text: String::from(text),
                 signature: None,
             },
+            Flow::Refusal => Part::Refusal(String::from(text)),
+        }
+    }
+
+    /// The choice's running concatenation of this flow (a refusal's made
+    /// `Some` on first use).
+    fn running(self, c: &mut Choice) -> &mut String {
+        match self {
+            Flow::Text => &mut c.text,
+            Flow::Reasoning => &mut c.reasoning,
+            Flow::Refusal => c.refusal.get_or_insert_with(String::new),
+        }
+    }
+
+    /// The choice's running concatenation of this flow ("" for no refusal).
+    pub(crate) fn running_ref(self, c: &Choice) -> &str {
+        match self {
+            Flow::Text => &c.text,
+            Flow::Reasoning => &c.reasoning,
+            Flow::Refusal => c.refusal.as_deref().unwrap_or(""),
+        }
+    }
+
+    fn event(self, choice: u64, text: String) -> StreamEvent {
+        match self {
+            Flow::Text => StreamEvent::TextDelta { choice, text },
+            Flow::Reasoning => StreamEvent::ReasoningDelta { choice, text },
+            Flow::Refusal => StreamEvent::RefusalDelta { choice, text },
         }
     }
 }
@@ -228,9 +280,9 @@ impl MessageBuilder {
         self.append(choice, Flow::Reasoning, text);
     }
 
-    /// Appends text or reasoning: to the choice's running total, to the
-    /// last part when it is of the same kind (and no part break was asked
-    /// for), else to a new part; then the delta event.
+    /// Appends text, reasoning or refusal: to the choice's running total,
+    /// to the last part when it is of the same kind (and no part break was
+    /// asked for), else to a new part; then the delta event.
     fn append(&mut self, choice: u64, flow: Flow, text: &str) {
         if text.is_empty() || self.choice(choice).is_none() {
             return;
@@ -246,20 +298,15 @@ impl MessageBuilder {
             return;
         }
         if let Some(c) = self.message.choices.get_mut(&choice) {
-            match flow {
-                Flow::Text => c.text.push_str(text),
-                Flow::Reasoning => c.reasoning.push_str(text),
-            }
+            flow.running(c).push_str(text);
             match c.content.last_mut().filter(|_| merge) {
-                Some(Part::Text(t) | Part::Reasoning { text: t, .. }) => t.push_str(text),
+                Some(Part::Text(t) | Part::Reasoning { text: t, .. } | Part::Refusal(t)) => {
+                    t.push_str(text)
+                }
                 _ => c.content.push(flow.part(text)),
             }
         }
-        let text = String::from(text);
-        self.emit(match flow {
-            Flow::Text => StreamEvent::TextDelta { choice, text },
-            Flow::Reasoning => StreamEvent::ReasoningDelta { choice, text },
-        });
+        self.emit(flow.event(choice, String::from(text)));
     }
 
     /// Sets the signature of the latest reasoning part (creating an empty
@@ -300,23 +347,15 @@ impl MessageBuilder {
         }
     }
 
-    /// Appends refusal text.
+    /// Appends refusal text (to the latest part if it is a refusal and no
+    /// part break was asked for, as text does). Empty text still makes the
+    /// choice's [`Choice::refusal`] `Some`.
     pub fn refusal(&mut self, choice: u64, text: &str) {
         let Some(c) = self.choice(choice) else {
             return;
         };
-        c.refusal.get_or_insert_with(String::new).push_str(text);
-        if text.is_empty() {
-            return;
-        }
-        match c.content.last_mut() {
-            Some(Part::Refusal(t)) => t.push_str(text),
-            _ => c.content.push(Part::Refusal(String::from(text))),
-        }
-        self.emit(StreamEvent::RefusalDelta {
-            choice,
-            text: String::from(text),
-        });
+        c.refusal.get_or_insert_with(String::new);
+        self.append(choice, Flow::Refusal, text);
     }
 
     /// Keeps a block as the provider sent it; its position in the
@@ -781,28 +820,162 @@ impl MessageBuilder {
     /// back, the message is authoritative. Returns whether that part is
     /// text (nothing changes otherwise).
     pub fn replace_text_at(&mut self, choice: u64, position: usize, text: &str) -> bool {
+        self.replace_at(choice, position, Flow::Text, text)
+    }
+
+    /// Replaces the text of the reasoning part at `position` in
+    /// `choice`'s content, keeping [`Choice::reasoning`] the concatenation
+    /// of the reasoning parts; its signature stays. As
+    /// [`MessageBuilder::replace_text_at`], for reasoning the wire repeats
+    /// whole when it is finished (OpenAI Responses'
+    /// `reasoning_summary_text.done`, `reasoning_text.done`, the reasoning
+    /// item's `summary` and `content`), which is what the server stored and
+    /// what a stateless client sends back. Returns whether that part is
+    /// reasoning.
+    pub fn replace_reasoning_at(&mut self, choice: u64, position: usize, text: &str) -> bool {
+        self.replace_at(choice, position, Flow::Reasoning, text)
+    }
+
+    /// Replaces the text of the refusal part at `position` in `choice`'s
+    /// content, keeping [`Choice::refusal`] the concatenation of the
+    /// refusal parts. As [`MessageBuilder::replace_text_at`], for a refusal
+    /// the wire repeats whole (OpenAI Responses' `refusal.done`, a
+    /// `refusal` content part of a finished item). Returns whether that
+    /// part is a refusal.
+    pub fn replace_refusal_at(&mut self, choice: u64, position: usize, text: &str) -> bool {
+        self.replace_at(choice, position, Flow::Refusal, text)
+    }
+
+    /// The part at `position` of `flow` gets `text`, its running total
+    /// with it (in place: the bytes after it move once).
+    fn replace_at(&mut self, choice: u64, position: usize, flow: Flow, text: &str) -> bool {
         let Some(c) = self.message.choices.get_mut(&choice) else {
             return false;
         };
-        // Where the part's text lies in the running text: after the text
-        // parts before it.
-        let start = text_len(c.content.get(..position).unwrap_or_default());
-        let Some(Part::Text(old)) = c.content.get_mut(position) else {
+        // Where the part's text lies in the running text: after the parts
+        // of its flow before it.
+        let start = flow.len(c.content.get(..position).unwrap_or_default());
+        let Some(old) = c.content.get(position).and_then(|p| flow.text_of(p)) else {
             return false;
         };
         let end = start.saturating_add(old.len());
-        if c.text.get(start..end) == Some(old.as_str()) {
-            c.text.replace_range(start..end, text);
-            *old = String::from(text);
+        let in_place = flow.running_ref(c).get(start..end) == Some(old);
+        if let Some(Part::Text(t) | Part::Reasoning { text: t, .. } | Part::Refusal(t)) =
+            c.content.get_mut(position)
+        {
+            *t = String::from(text);
+        }
+        if in_place {
+            flow.running(c).replace_range(start..end, text);
         } else {
             // The running text is not the parts' concatenation (text added
             // by other means): made so again.
-            *old = String::from(text);
-            c.text.clear();
-            for part in &c.content {
-                if let Part::Text(t) = part {
-                    c.text.push_str(t);
+            rebuild(c, flow);
+        }
+        true
+    }
+
+    /// Reorders the content parts of `choice` from `start` on: the part
+    /// now at `start + order[i]` goes to `start + i`. Everything kept by
+    /// part position moves with its part ([`Choice::citations`],
+    /// [`Choice::phases`]), and the running [`Choice::text`],
+    /// [`Choice::reasoning`] and [`Choice::refusal`] follow the new order.
+    /// Returns whether it was done: nothing changes unless `order` names
+    /// each position from `start` to the end once.
+    ///
+    /// For parts that belong before some already there, though they came
+    /// after them (OpenAI Responses items that only the terminal
+    /// `response.output` carries, each placed by its `output_index`): the
+    /// accumulator appends them as usual, then puts them in place in one
+    /// pass — inserting them one by one would move the parts and text
+    /// after each insertion point once per part. The caller moves the
+    /// positions it keeps itself the same way; it costs the parts and the
+    /// running text from `start` on.
+    ///
+    /// ```
+    /// use llmstream::json::Value;
+    /// use llmstream::providers::{MessageBuilder, Part, Provider};
+    ///
+    /// let mut b = MessageBuilder::new(Provider::OpenAiResponses);
+    /// b.text(0, "Answer.");
+    /// b.citation(0, Value::from("source"));
+    /// b.break_part(0);
+    /// b.text(0, "Intro. ");
+    /// // The intro belongs first: the part at 1, then the one at 0.
+    /// assert!(!b.reorder_parts(0, 0, &[1, 1]));
+    /// assert!(b.reorder_parts(0, 0, &[1, 0]));
+    /// let c = b.message().choice().unwrap();
+    /// assert_eq!(
+    ///     c.content,
+    ///     [Part::Text("Intro. ".into()), Part::Text("Answer.".into())]
+    /// );
+    /// assert_eq!(c.text, "Intro. Answer.");
+    /// assert_eq!(c.citations.get(&1), Some(&vec![Value::from("source")]));
+    /// assert_eq!(c.citations.get(&0), None);
+    /// ```
+    pub fn reorder_parts(&mut self, choice: u64, start: usize, order: &[usize]) -> bool {
+        let Some(c) = self.message.choices.get_mut(&choice) else {
+            return false;
+        };
+        let Some(count) = c.content.len().checked_sub(start) else {
+            return false;
+        };
+        if order.len() != count {
+            return false;
+        }
+        // The new position (from `start`) of each part, by its old one.
+        let mut moved_to = alloc::vec![usize::MAX; count];
+        for (new, &old) in order.iter().enumerate() {
+            match moved_to.get_mut(old) {
+                Some(slot) if *slot == usize::MAX => *slot = new,
+                _ => return false,
+            }
+        }
+        // Where each flow's running text holds the parts from `start` on:
+        // its end, if it is their concatenation.
+        let tails = Flow::ALL.map(|flow| running_tail(c, flow, start));
+        let mut old: alloc::vec::Vec<Option<Part>> = c.content.drain(start..).map(Some).collect();
+        for &at in order {
+            if let Some(part) = old.get_mut(at).and_then(Option::take) {
+                c.content.push(part);
+            }
+        }
+        let moved = |position: usize| match position.checked_sub(start) {
+            Some(at) => moved_to.get(at).map_or(position, |to| start + to),
+            None => position,
+        };
+        c.citations = core::mem::take(&mut c.citations)
+            .into_iter()
+            .map(|(p, v)| (moved(p), v))
+            .collect();
+        c.phases = core::mem::take(&mut c.phases)
+            .into_iter()
+            .map(|(p, v)| (moved(p), v))
+            .collect();
+        for (flow, tail) in Flow::ALL.into_iter().zip(tails) {
+            match tail {
+                Some(cut) => {
+                    let Choice {
+                        content,
+                        text,
+                        reasoning,
+                        refusal,
+                        ..
+                    } = &mut *c;
+                    let running = match flow {
+                        Flow::Text => Some(text),
+                        Flow::Reasoning => Some(reasoning),
+                        Flow::Refusal => refusal.as_mut(),
+                    };
+                    if let Some(running) = running {
+                        running.truncate(cut);
+                        let parts = content.get(start..).unwrap_or_default();
+                        for t in parts.iter().filter_map(|p| flow.text_of(p)) {
+                            running.push_str(t);
+                        }
+                    }
                 }
+                None => rebuild(c, flow),
             }
         }
         true
@@ -855,4 +1028,31 @@ fn argument_event(choice: u64, call: u64, event: ArgumentEvent) -> StreamEvent {
             value,
         },
     }
+}
+
+/// Makes `flow`'s running text of `c` the concatenation of its parts
+/// again (a refusal stays `None` if there is none).
+fn rebuild(c: &mut Choice, flow: Flow) {
+    let mut all = String::new();
+    for t in c.content.iter().filter_map(|p| flow.text_of(p)) {
+        all.push_str(t);
+    }
+    match flow {
+        Flow::Refusal if c.refusal.is_none() && all.is_empty() => {}
+        _ => *flow.running(c) = all,
+    }
+}
+
+/// Where `flow`'s running text of `c` holds the text of the parts from
+/// `start` on, if it ends with their concatenation (`None` otherwise, or
+/// if there is no running text and they have some).
+fn running_tail(c: &Choice, flow: Flow, start: usize) -> Option<usize> {
+    let parts = c.content.get(start..).unwrap_or_default();
+    let running = flow.running_ref(c);
+    let cut = running.len().checked_sub(flow.len(parts))?;
+    let mut rest = running.get(cut..)?;
+    for t in parts.iter().filter_map(|p| flow.text_of(p)) {
+        rest = rest.strip_prefix(t)?;
+    }
+    Some(cut)
 }

@@ -137,18 +137,6 @@ pub struct ErrorInfo {
     pub raw: Option<Value>,
 }
 
-/// The bytes of answer text in `parts`: where a text part's text begins
-/// in [`Choice::text`], given the parts before it.
-pub(crate) fn text_len(parts: &[Part]) -> usize {
-    parts
-        .iter()
-        .map(|p| match p {
-            Part::Text(t) => t.len(),
-            _ => 0,
-        })
-        .sum()
-}
-
 impl Message {
     /// An empty message of this wire format.
     pub fn new(provider: Provider) -> Self {

@@ -16,27 +16,40 @@
 //!   `output_text`. A message item's `phase` (`commentary` for a preamble,
 //!   `final_answer`), from `output_item.added` or `.done`, is set on each
 //!   of its text parts ([`Choice::phases`](super::Choice::phases)).
-//! - The text of a message is repeated whole when it is finished: by
-//!   `output_text.done` and `content_part.done`, by the item of
-//!   `output_item.done`, by the terminal event's `response.output`. These
-//!   copies are what the server stored, and the message follows them:
+//! - A part may begin with text: `content_part.added`'s `part.text`
+//!   (`output_text`, `reasoning_text`) or `part.refusal`, and
+//!   `reasoning_summary_part.added`'s `part.text`. It is the part's first
+//!   delta (as the SDK, whose snapshot keeps the added part and appends
+//!   the deltas to it), so the delta events and the message agree and the
+//!   final copies below find it; only before anything streamed into that
+//!   part (a repeated `added` is not its text again).
+//! - Every text is repeated whole when it is finished: answer text by
+//!   `output_text.done` and `content_part.done`, a refusal by
+//!   `refusal.done` and its `refusal` content part, a reasoning summary by
+//!   `reasoning_summary_text.done` and `reasoning_summary_part.done`,
+//!   reasoning text by `reasoning_text.done` and its `reasoning_text`
+//!   content part; then each by the item of `output_item.done` (a
+//!   message's `content`, a reasoning item's `summary` and `content`), and
+//!   by the terminal event's `response.output`. These copies are what the
+//!   server stored (and what a stateless client sends back), and the
+//!   message follows them, whatever the kind of text:
 //!   each is read once per part, a later one only if it is more final
 //!   (in that order). Equal to what streamed: nothing happens. Nothing
 //!   streamed: the copy is the text, streamed as one delta. The deltas a
 //!   prefix of it (deltas lost at the end) and the part the latest: the
 //!   rest is one more delta. Otherwise the part's text is replaced by the
-//!   copy, and `Choice::text` with it, without events — the deltas already
+//!   copy, and `Choice::text` (or `reasoning`, `refusal`) with it, without
+//!   events — the deltas already
 //!   reported stay as they were, and the message is authoritative: a
 //!   stream resumed with `starting_after` reports only the deltas it got
 //!   but ends with the whole text. That is an error (`text_mismatch`)
 //!   unless the deltas were the copy's end (a resumed stream) or its
-//!   start. Correcting a part that is not the latest moves the text after
-//!   it: such corrections may move as many bytes as the answer text
-//!   received, no more (beyond that one is reported and left out). A text
-//!   whose deltas were interleaved with another's (so split over several
-//!   parts: never seen on the wire) is left as streamed. Refusals and
-//!   reasoning are not corrected: their copies are read only when nothing
-//!   streamed.
+//!   start. Correcting a part that is not the latest moves the text of
+//!   its kind after it: such corrections (and the placing of items below)
+//!   may move as many bytes as the text received, no more (beyond that one
+//!   is reported and left out). A text whose deltas were interleaved with
+//!   another's (so split over several parts: never seen on the wire) is
+//!   left as streamed.
 //! - `output_text.annotation.added` attaches its annotation to its text
 //!   part's citations ([`Choice::citations`](super::Choice::citations)),
 //!   by `output_index` and `content_index` (an empty text part is begun
@@ -64,9 +77,11 @@
 //!   whose `output_item.done` never came (a resumed stream, a body with
 //!   only `response.created` and `response.completed`), read as that
 //!   event would have been: messages, refusals, tool calls, reasoning,
-//!   server tools kept raw. They are added after the parts already there,
-//!   so an item before the point where a stream resumed comes after those
-//!   that streamed.
+//!   server tools kept raw. Their parts go where their output index says
+//!   among the parts of the same response (an item before the point where
+//!   a stream resumed before those that streamed), the running texts in
+//!   that order; the citations and phases of the parts they go before
+//!   move with those parts. Parts already there keep their order.
 //! - `response.completed` finishes with reason `completed` (normalized to
 //!   tool calls when the response called a tool, to stop otherwise);
 //!   `response.incomplete` with the reason in `incomplete_details`
@@ -91,7 +106,9 @@
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
+use super::builder::Flow;
 use super::{
     get_str, get_u64, Accumulator as Accumulate, ArgumentStream, ErrorInfo, FinishReason,
     MessageBuilder, Part, Provider, Usage,
@@ -142,11 +159,23 @@ pub struct Accumulator {
     /// Keys of the items whose `output_item.done` (or final copy in the
     /// terminal response) was read.
     done: BTreeSet<u64>,
-    /// Bytes the correction of a text part that is not the latest may
-    /// still move (the answer text after it): every answer text received
-    /// adds its length, so that a stream sending wrong final copies of
-    /// early parts costs work in proportion to its bytes, not more.
+    /// Bytes the correction of a part that is not the latest may still
+    /// move (the text of its kind after it), and the putting in place of
+    /// items filled from the terminal response (the text of the parts
+    /// after where they go): every text received (answer, refusal,
+    /// reasoning) adds its length, so that a stream sending wrong final
+    /// copies of early parts, or many terminal events each with one more
+    /// early item, costs work in proportion to its bytes, not more.
     budget: usize,
+    /// The key of the item each content part belongs to, by position:
+    /// where an item filled from the terminal response goes.
+    part_keys: Vec<u64>,
+    /// The key of the item being read: the parts made from now on are its
+    /// (see [`Accumulator::sync_parts`]).
+    current: u64,
+    /// The position of the current response's first part: parts before
+    /// it are earlier responses', never moved.
+    first_part: usize,
     /// State of the current response.
     response: ResponseState,
     /// Summed usage of the responses that ended, and of the current one.
@@ -180,13 +209,41 @@ enum SegmentKind {
     ReasoningText,
 }
 
+impl SegmentKind {
+    const ALL: [SegmentKind; 4] = [
+        SegmentKind::Text,
+        SegmentKind::Refusal,
+        SegmentKind::Summary,
+        SegmentKind::ReasoningText,
+    ];
+
+    /// The running text and parts this kind goes to.
+    fn flow(self) -> Flow {
+        match self {
+            SegmentKind::Text => Flow::Text,
+            SegmentKind::Refusal => Flow::Refusal,
+            SegmentKind::Summary | SegmentKind::ReasoningText => Flow::Reasoning,
+        }
+    }
+
+    /// How errors name its index and its text.
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            SegmentKind::Text => ("content", "text"),
+            SegmentKind::Refusal => ("content", "refusal"),
+            SegmentKind::Summary => ("summary", "reasoning summary"),
+            SegmentKind::ReasoningText => ("content", "reasoning text"),
+        }
+    }
+}
+
 /// What is known of one streamed text.
 #[derive(Debug, Clone, Default)]
 struct SegmentState {
     /// It received text (a delta, or a final copy filling it in).
     streamed: bool,
-    /// Answer text only: the position in the choice's content of the part
-    /// holding it (its latest one if `split`).
+    /// The position in the choice's content of the part holding it (its
+    /// latest one if `split`).
     part: Option<usize>,
     /// Its deltas went into more than one part (they were interleaved
     /// with another text's): its final copies are not checked against it.
@@ -238,6 +295,9 @@ impl Accumulator {
             phases: BTreeMap::new(),
             done: BTreeSet::new(),
             budget: 0,
+            part_keys: Vec::new(),
+            current: 0,
+            first_part: 0,
             response: ResponseState::default(),
             usage_before: None,
             usage_after: None,
@@ -262,8 +322,11 @@ impl Accumulator {
         self.key_at(index)
     }
 
-    /// The key of the item at output index `index` of the current response.
+    /// The key of the item at output index `index` of the current
+    /// response, which becomes the item being read: the parts made before
+    /// are the previous one's.
     fn key_at(&mut self, index: u64) -> Option<u64> {
+        self.sync_parts();
         let Some(key) = self.offset.checked_add(index) else {
             self.builder.error(ErrorInfo::new(format!(
                 "output_index {index} of a concatenated response is out of range: event ignored"
@@ -271,7 +334,26 @@ impl Accumulator {
             return None;
         };
         self.max_key = Some(self.max_key.map_or(key, |m| m.max(key)));
+        self.current = key;
         Some(key)
+    }
+
+    /// Records the parts made since the last call as the current item's
+    /// (called before the item being read changes, and after each event):
+    /// every part is made while reading an item's event, through whichever
+    /// builder call, so this is the one place that keeps their keys.
+    fn sync_parts(&mut self) {
+        let count = self
+            .builder
+            .message()
+            .choices
+            .get(&CHOICE)
+            .map_or(0, |c| c.content.len());
+        // Parts are never taken out; were one, the keys stay aligned.
+        self.part_keys.truncate(count);
+        let missing = count - self.part_keys.len();
+        self.part_keys
+            .extend(core::iter::repeat(self.current).take(missing));
     }
 
     /// Starts the message if nothing did (streams whose first events were
@@ -286,6 +368,8 @@ impl Accumulator {
         if self.response.created && (self.response.ended || self.response.has_items) {
             // A new response of a concatenated body.
             self.offset = self.max_key.map_or(0, |m| m.saturating_add(1));
+            self.sync_parts();
+            self.first_part = self.part_keys.len();
             self.usage_before = self.usage_after.clone();
             self.response = ResponseState::default();
             self.builder.reopen();
@@ -300,19 +384,16 @@ impl Accumulator {
         self.builder.start(id, model);
     }
 
-    /// The length of the choice's answer text.
-    fn text_len(&self) -> usize {
+    /// The length of the choice's running text of this kind.
+    fn prose_len(&self, kind: SegmentKind) -> usize {
         let choice = self.builder.message().choices.get(&CHOICE);
-        choice.map_or(0, |c| c.text.len())
+        choice.map_or(0, |c| kind.flow().running_ref(c).len())
     }
 
-    /// The text of the content part at `position`, if it is text.
-    fn part_text(&self, position: usize) -> Option<&str> {
+    /// The text of the content part at `position`, if it is of this kind.
+    fn part_prose(&self, kind: SegmentKind, position: usize) -> Option<&str> {
         let choice = self.builder.message().choices.get(&CHOICE)?;
-        match choice.content.get(position)? {
-            Part::Text(text) => Some(text),
-            _ => None,
-        }
+        kind.flow().text_of(choice.content.get(position)?)
     }
 
     /// Appends streamed text to its segment, starting a new content part
@@ -326,34 +407,23 @@ impl Accumulator {
             self.builder.break_part(CHOICE);
             self.segment = Some(segment);
         }
-        let before = self.text_len();
-        if segment.0 == SegmentKind::Text {
-            self.budget = self.budget.saturating_add(text.len());
-        }
-        match segment.0 {
+        let kind = segment.0;
+        let before = self.prose_len(kind);
+        self.budget = self.budget.saturating_add(text.len());
+        match kind {
             SegmentKind::Text => self.builder.text(CHOICE, text),
             SegmentKind::Refusal => self.builder.refusal(CHOICE, text),
             SegmentKind::Summary | SegmentKind::ReasoningText => {
                 self.builder.reasoning(CHOICE, text)
             }
         }
-        let grew = self.text_len() > before;
+        let grew = self.prose_len(kind) > before;
         let position = self.builder.last_part_position(CHOICE);
-        let reasoning = matches!(segment.0, SegmentKind::Summary | SegmentKind::ReasoningText)
-            && matches!(
-                position.and_then(|p| self.builder.message().choices.get(&CHOICE)?.content.get(p)),
-                Some(Part::Reasoning { .. })
-            );
         let state = self.segments.entry(segment).or_default();
         state.streamed = true;
-        if reasoning {
-            // Where the item's signature goes when it comes.
-            state.part = position;
-            return;
-        }
-        // Answer text that was kept landed in the latest part: remember
-        // which, so that its final copies and annotations find it.
-        let (SegmentKind::Text, true, Some(position)) = (segment.0, grew, position) else {
+        // Text that was kept landed in the latest part: remember which, so
+        // that its final copies, annotations and signature find it.
+        let (true, Some(position)) = (grew, position) else {
             return;
         };
         match state.part {
@@ -362,8 +432,10 @@ impl Accumulator {
             None => {}
         }
         state.part = Some(position);
-        if let Some(phase) = self.phases.get(&segment.1) {
-            self.builder.text_phase_at(CHOICE, position, phase);
+        if kind == SegmentKind::Text {
+            if let Some(phase) = self.phases.get(&segment.1) {
+                self.builder.text_phase_at(CHOICE, position, phase);
+            }
         }
     }
 
@@ -389,20 +461,10 @@ impl Accumulator {
         Some(position)
     }
 
-    /// A finished part's whole text (refusal, reasoning): used only if
-    /// its deltas never came.
-    fn segment_done(&mut self, segment: Segment, text: Option<&str>) {
-        if let Some(text) = text {
-            let streamed = self.segments.get(&segment).is_some_and(|s| s.streamed);
-            if !streamed {
-                self.segment_text(segment, text);
-            }
-        }
-    }
-
-    /// A final copy of an answer text (see the module documentation for
-    /// the policy): the text the server stored, authoritative.
-    fn text_final(&mut self, segment: Segment, text: Option<&str>, copy: Final) {
+    /// A final copy of a streamed text, of any kind (see the module
+    /// documentation for the policy): the text the server stored,
+    /// authoritative.
+    fn prose_final(&mut self, segment: Segment, text: Option<&str>, copy: Final) {
         let Some(text) = text.filter(|t| !t.is_empty()) else {
             return;
         };
@@ -421,7 +483,8 @@ impl Accumulator {
             }
             return;
         };
-        let Some(current) = self.part_text(position) else {
+        let kind = segment.0;
+        let Some(current) = self.part_prose(kind, position) else {
             return;
         };
         if split || current == text {
@@ -433,18 +496,25 @@ impl Accumulator {
         if head && last {
             // Deltas lost at the end (or never sent): the rest streams on.
             let rest = text.get(streamed_len..).unwrap_or("");
-            let expected = self.text_len().saturating_add(rest.len());
+            let expected = self.prose_len(kind).saturating_add(rest.len());
             self.segment = Some(segment);
-            self.builder.text(CHOICE, rest);
-            if self.text_len() == expected && self.part_text(position) == Some(text) {
+            match kind {
+                SegmentKind::Text => self.builder.text(CHOICE, rest),
+                SegmentKind::Refusal => self.builder.refusal(CHOICE, rest),
+                SegmentKind::Summary | SegmentKind::ReasoningText => {
+                    self.builder.reasoning(CHOICE, rest)
+                }
+            }
+            if self.prose_len(kind) == expected && self.part_prose(kind, position) == Some(text) {
                 return;
             }
         }
-        let cost = self.text_after(position);
+        let (key, index) = (segment.1, segment.2);
+        let (sub, what) = kind.names();
+        let cost = self.prose_after(kind.flow(), position);
         if cost > self.budget {
-            let (key, index) = (segment.1, segment.2);
             self.builder.error(ErrorInfo::new(format!(
-                "output {key}, content {index}: the final text differs from the streamed \
+                "output {key}, {sub} {index}: the final {what} differs from the streamed \
                  deltas, and too many earlier parts were corrected already: not corrected"
             )));
             return;
@@ -453,27 +523,32 @@ impl Accumulator {
         if !head && !tail {
             // Neither the head missing (a stream resumed with
             // `starting_after`) nor the tail: the deltas were wrong.
-            let (key, index) = (segment.1, segment.2);
             self.builder.error(ErrorInfo {
                 message: format!(
-                    "output {key}, content {index}: the final text differs from the streamed \
+                    "output {key}, {sub} {index}: the final {what} differs from the streamed \
                      deltas; keeping the final text"
                 ),
                 kind: Some(String::from("text_mismatch")),
                 raw: None,
             });
         }
-        self.builder.replace_text_at(CHOICE, position, text);
+        match kind {
+            SegmentKind::Text => self.builder.replace_text_at(CHOICE, position, text),
+            SegmentKind::Refusal => self.builder.replace_refusal_at(CHOICE, position, text),
+            SegmentKind::Summary | SegmentKind::ReasoningText => {
+                self.builder.replace_reasoning_at(CHOICE, position, text)
+            }
+        };
     }
 
-    /// The answer text after the part at `position`: what replacing
+    /// The text of this kind after the part at `position`: what replacing
     /// that part's text moves.
-    fn text_after(&self, position: usize) -> usize {
+    fn prose_after(&self, flow: Flow, position: usize) -> usize {
         let Some(choice) = self.builder.message().choices.get(&CHOICE) else {
             return 0;
         };
         let after = choice.content.get(position.saturating_add(1)..);
-        super::message::text_len(after.unwrap_or_default())
+        flow.len(after.unwrap_or_default())
     }
 
     /// Log probabilities of an answer text: every delta's are kept; a
@@ -563,11 +638,12 @@ impl Accumulator {
                     self.logprobs(segment, payload.get("logprobs"), false);
                 }
             }
-            (SegmentKind::Text, _) => {
-                self.text_final(segment, get_str(payload, field), Final::Part);
-                self.logprobs(segment, payload.get("logprobs"), true);
+            _ => {
+                self.prose_final(segment, get_str(payload, field), Final::Part);
+                if kind == SegmentKind::Text {
+                    self.logprobs(segment, payload.get("logprobs"), true);
+                }
             }
-            _ => self.segment_done(segment, get_str(payload, field)),
         }
     }
 
@@ -587,31 +663,93 @@ impl Accumulator {
         }
     }
 
-    /// A finished content part of a message (`content_part.done`, and each
-    /// of a finished message item's `content`).
+    /// The segment a content part of item `key` is, and the field holding
+    /// its text: `output_text`, `refusal`, and `reasoning_text` (the
+    /// content of a reasoning item).
+    fn part_segment<'v>(key: u64, index: u64, part: impl View<'v>) -> Option<(Segment, &'v str)> {
+        let (kind, field) = match get_str(part, "type")? {
+            "output_text" => (SegmentKind::Text, "text"),
+            "refusal" => (SegmentKind::Refusal, "refusal"),
+            "reasoning_text" => (SegmentKind::ReasoningText, "text"),
+            _ => return None,
+        };
+        Some(((kind, key, index), field))
+    }
+
+    /// A finished content part (`content_part.done`, and each of a
+    /// finished item's `content`).
     fn content_part<'v>(&mut self, key: u64, index: u64, part: impl View<'v>, copy: Final) {
-        match get_str(part, "type") {
-            Some("output_text") => {
-                let segment = (SegmentKind::Text, key, index);
-                self.text_final(segment, get_str(part, "text"), copy);
-                self.logprobs(segment, part.get("logprobs"), true);
-                self.annotations(segment, part.get("annotations"));
-            }
-            Some("refusal") => {
-                self.segment_done((SegmentKind::Refusal, key, index), get_str(part, "refusal"))
-            }
-            _ => {}
+        let Some((segment, field)) = Self::part_segment(key, index, part) else {
+            return;
+        };
+        self.prose_final(segment, get_str(part, field), copy);
+        if segment.0 == SegmentKind::Text {
+            self.logprobs(segment, part.get("logprobs"), true);
+            self.annotations(segment, part.get("annotations"));
         }
     }
 
-    /// `response.content_part.done`.
+    /// `response.content_part.done` (`content_index`) and
+    /// `response.reasoning_summary_part.done` (`summary_index`).
     fn part_done<'v>(&mut self, payload: impl View<'v>) {
         let Some(key) = self.key(payload) else {
             return;
         };
-        let index = get_u64(payload, "content_index").unwrap_or(0);
-        if let Some(part) = payload.get("part") {
-            self.content_part(key, index, part, Final::Part);
+        let Some(part) = payload.get("part") else {
+            return;
+        };
+        match payload.get("summary_index") {
+            Some(index) => {
+                if get_str(part, "type") == Some("summary_text") {
+                    let segment = (SegmentKind::Summary, key, index.as_u64().unwrap_or(0));
+                    self.prose_final(segment, get_str(part, "text"), Final::Part);
+                }
+            }
+            None => {
+                let index = get_u64(payload, "content_index").unwrap_or(0);
+                self.content_part(key, index, part, Final::Part);
+            }
+        }
+    }
+
+    /// `response.content_part.added` (`content_index`) and
+    /// `response.reasoning_summary_part.added` (`summary_index`): a part
+    /// may begin with text. It is the part's first delta (the SDK's
+    /// snapshot keeps the added part and appends the deltas to it), so the
+    /// deltas and the message agree and the final copies find it. Only
+    /// before anything streamed into it: a repeated `added` is not its
+    /// text again.
+    fn part_added<'v>(&mut self, payload: impl View<'v>) {
+        let Some(key) = self.key(payload) else {
+            return;
+        };
+        let Some(part) = payload.get("part") else {
+            return;
+        };
+        let found = match payload.get("summary_index") {
+            Some(index) => (get_str(part, "type") == Some("summary_text")).then(|| {
+                (
+                    (SegmentKind::Summary, key, index.as_u64().unwrap_or(0)),
+                    "text",
+                )
+            }),
+            None => {
+                let index = get_u64(payload, "content_index").unwrap_or(0);
+                Self::part_segment(key, index, part)
+            }
+        };
+        let Some((segment, field)) = found else {
+            return;
+        };
+        if self.segments.get(&segment).is_some_and(|s| s.streamed) {
+            return;
+        }
+        if let Some(text) = get_str(part, field) {
+            self.segment_text(segment, text);
+        }
+        if segment.0 == SegmentKind::Text {
+            self.logprobs(segment, part.get("logprobs"), false);
+            self.annotations(segment, part.get("annotations"));
         }
     }
 
@@ -759,7 +897,7 @@ impl Accumulator {
                 self.call_reconcile(key, get_str(item, field), json);
                 self.builder.tool_call_end(CHOICE, key);
             }
-            Some("reasoning") => self.reasoning_done(key, item),
+            Some("reasoning") => self.reasoning_done(key, item, copy),
             _ => {
                 self.builder.raw_part(CHOICE, item.to_value());
             }
@@ -780,17 +918,22 @@ impl Accumulator {
     }
 
     /// The terminal event's `response.output`, the response as the server
-    /// stored it: each message's text is checked against what streamed,
-    /// and an item whose `output_item.done` never came (a resumed stream,
-    /// a body with only the terminal event) is read from it.
+    /// stored it: each message's and reasoning item's texts are checked
+    /// against what streamed, and an item whose `output_item.done` never
+    /// came (a resumed stream, a body with only the terminal event) is read
+    /// from it, its new parts put where its output index says.
     fn output<'v>(&mut self, output: impl View<'v>) {
+        self.sync_parts();
+        let first_new = self.part_keys.len();
         for (index, item) in output.elements().enumerate() {
             let Some(key) = self.key_at(index as u64) else {
-                return;
+                break;
             };
             if self.done.contains(&key) {
-                if get_str(item, "type") == Some("message") {
-                    self.message_done(key, item, Final::Response);
+                match get_str(item, "type") {
+                    Some("message") => self.message_done(key, item, Final::Response),
+                    Some("reasoning") => self.reasoning_texts(key, item, Final::Response),
+                    _ => {}
                 }
                 continue;
             }
@@ -802,18 +945,100 @@ impl Accumulator {
             self.done.insert(key);
             self.item_finished(key, item, Final::Response);
         }
+        self.sync_parts();
+        self.place_parts(first_new);
     }
 
-    /// A finished reasoning item: its summary if none streamed, and its
-    /// encrypted content as the signature of its reasoning part.
-    fn reasoning_done<'v>(&mut self, key: u64, item: impl View<'v>) {
+    /// Puts the parts made from `first_new` on (by the terminal response's
+    /// output, in output order) where their items' keys say among the
+    /// current response's parts: each before the first part there of a
+    /// later item, after the parts already put. The parts already there
+    /// keep their order.
+    fn place_parts(&mut self, first_new: usize) {
+        let keys = &self.part_keys;
+        let Some(&least) = keys.get(first_new..).and_then(|new| new.iter().min()) else {
+            return;
+        };
+        // The first part that a new one goes before: nothing moves before it.
+        let from = self.first_part.min(first_new);
+        let Some(start) = (from..first_new).find(|&p| keys.get(p).is_some_and(|&k| k > least))
+        else {
+            return;
+        };
+        let (mut old, end) = (start, keys.len());
+        let mut order = Vec::with_capacity(end - start);
+        for new in first_new..end {
+            let key = keys.get(new).copied().unwrap_or(u64::MAX);
+            while old < first_new && keys.get(old).is_some_and(|&k| k <= key) {
+                order.push(old - start);
+                old += 1;
+            }
+            order.push(new - start);
+        }
+        order.extend((old..first_new).map(|p| p - start));
+        // What moves: the text of every part from `start` on.
+        let cost = self.builder.message().choices.get(&CHOICE).map_or(0, |c| {
+            let parts = c.content.get(start..).unwrap_or_default();
+            Flow::ALL.iter().map(|flow| flow.len(parts)).sum()
+        });
+        if cost > self.budget {
+            self.builder.error(ErrorInfo::new(format!(
+                "{} output items of the final response were left after the items that \
+                 streamed: too many were put in place already",
+                end - first_new
+            )));
+            return;
+        }
+        if !self.builder.reorder_parts(CHOICE, start, &order) {
+            return;
+        }
+        self.budget -= cost;
+        // Every position kept here moves with its part.
+        let mut moved_to = alloc::vec![0; order.len()];
+        for (to, &at) in order.iter().enumerate() {
+            if let Some(slot) = moved_to.get_mut(at) {
+                *slot = start + to;
+            }
+        }
+        let keys: Vec<u64> = order
+            .iter()
+            .filter_map(|&at| self.part_keys.get(start + at).copied())
+            .collect();
+        self.part_keys.truncate(start);
+        self.part_keys.extend(keys);
+        for kind in SegmentKind::ALL {
+            let range = (kind, self.offset, 0)..=(kind, u64::MAX, u64::MAX);
+            for state in self.segments.range_mut(range).map(|(_, s)| s) {
+                if let Some(part) = state.part.as_mut() {
+                    if let Some(&to) = part.checked_sub(start).and_then(|at| moved_to.get(at)) {
+                        *part = to;
+                    }
+                }
+            }
+        }
+        // The latest part may be another now: the next delta starts its
+        // own part rather than extending whichever is last.
+        self.segment = None;
+    }
+
+    /// The final copies of a reasoning item's texts: each of its
+    /// `summary` and of its `content` (`reasoning_text` parts).
+    fn reasoning_texts<'v>(&mut self, key: u64, item: impl View<'v>, copy: Final) {
         let summary = item.get("summary").into_iter().flat_map(View::elements);
         for (index, part) in summary.enumerate() {
-            self.segment_done(
-                (SegmentKind::Summary, key, index as u64),
-                get_str(part, "text"),
-            );
+            let segment = (SegmentKind::Summary, key, index as u64);
+            self.prose_final(segment, get_str(part, "text"), copy);
         }
+        let content = item.get("content").into_iter().flat_map(View::elements);
+        for (index, part) in content.enumerate() {
+            self.content_part(key, index as u64, part, copy);
+        }
+    }
+
+    /// A finished reasoning item: its texts' final copies, and its
+    /// encrypted content as the signature of its reasoning part.
+    fn reasoning_done<'v>(&mut self, key: u64, item: impl View<'v>, copy: Final) {
+        self.reasoning_texts(key, item, copy);
         let Some(blob) = get_str(item, "encrypted_content") else {
             return;
         };
@@ -990,7 +1215,12 @@ impl Accumulator {
                 self.delta(SegmentKind::Text, "content_index", payload, "text")
             }
             "response.output_text.annotation.added" => self.annotation_added(payload),
-            "response.content_part.done" => self.part_done(payload),
+            "response.content_part.added" | "response.reasoning_summary_part.added" => {
+                self.part_added(payload)
+            }
+            "response.content_part.done" | "response.reasoning_summary_part.done" => {
+                self.part_done(payload)
+            }
             "response.refusal.delta" => {
                 self.delta(SegmentKind::Refusal, "content_index", payload, "delta")
             }
@@ -1021,8 +1251,9 @@ impl Accumulator {
             | "response.failed"
             | "response.cancelled" => self.terminal(ty, payload),
             "error" => self.error(payload, None),
-            // Part starts, server-tool progress: nothing to accumulate.
+            // Server-tool progress: nothing to accumulate.
             _ => {}
         }
+        self.sync_parts();
     }
 }
