@@ -1224,3 +1224,46 @@ fn malformed_citation_and_url_metadata_are_ignored() {
     assert!(run.message.complete);
     assert!(run.message.error.is_none());
 }
+
+/// A later `urlContextMetadata` replaces the members it repeats where
+/// they are, adds the ones it brings, and appends only its new URL
+/// entries; before and after its text.
+#[test]
+fn url_context_members_are_replaced_in_place_and_added() {
+    let first = format!(r#"{{"urlMetadata":[{URL_SUCCESS}],"note":"one","kept":true}}"#);
+    let second =
+        format!(r#"{{"note":"two","urlMetadata":[{URL_PAYWALL},{URL_SUCCESS}],"more":1}}"#);
+    let merged = format!(
+        r#"{{"urlMetadata":[{URL_SUCCESS},{URL_PAYWALL}],"note":"two","kept":true,"more":1}}"#
+    );
+    for early in [true, false] {
+        let head = if early {
+            format!(
+                r#"{{"candidates":[{{"content":{{"role":"model"}},"urlContextMetadata":{first}}}]}}"#
+            )
+        } else {
+            candidate_chunk(
+                r#"{"text":"Hi."}"#,
+                &format!(r#","urlContextMetadata":{first}"#),
+            )
+        };
+        let text = if early {
+            r#"{"text":"Hi."}"#
+        } else {
+            r#"{"text":""}"#
+        };
+        let payloads = [
+            head,
+            candidate_chunk(text, &format!(r#","urlContextMetadata":{second}"#)),
+            candidate_chunk(r#"{"text":""}"#, r#","finishReason":"STOP""#),
+        ];
+        let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+        let run = GEMINI.sse(&body(&payloads));
+        assert_eq!(run.choice().content, [Part::Text("Hi.".into())], "{early}");
+        assert_eq!(
+            citations_at(&run, 0),
+            [wrapped("urlContextMetadata", &merged)],
+            "{early}"
+        );
+    }
+}

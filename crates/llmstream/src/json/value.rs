@@ -672,6 +672,13 @@ impl Map {
         self.members.iter_mut().map(|(k, v)| (&*k, v))
     }
 
+    /// The member at `index` in document order, its value mutably: with
+    /// positions kept aside, an update of a large object costs no search
+    /// by name.
+    pub fn get_index_mut(&mut self, index: usize) -> Option<(&Key, &mut Value)> {
+        self.members.get_mut(index).map(|(k, v)| (&*k, v))
+    }
+
     /// Removes and returns the last member named `key`.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let index = self

@@ -97,9 +97,8 @@ struct Candidate {
     grounding: Option<Kept>,
     /// Its `urlContextMetadata`, merged from every chunk that sends one.
     url_context: UrlContext,
-    /// The `urlMetadata` entries kept, as JSON text: one sent again is
-    /// not kept twice.
-    url_entries: BTreeSet<String>,
+    /// What the kept `urlContextMetadata` holds, to merge the next in.
+    url_members: UrlMembers,
     /// The citation sources kept or waiting, as JSON text: one a later
     /// chunk sends again is not kept twice.
     sources: BTreeSet<String>,
@@ -182,6 +181,17 @@ enum Kind {
     Source,
     /// The candidate's `urlContextMetadata`.
     UrlContext,
+}
+
+/// What a candidate's merged `urlContextMetadata` holds: its members'
+/// positions by name (so that merging a copy costs its own size, not a
+/// search of the kept object per member: an object of many members sent
+/// once was quadratic), and its `urlMetadata` entries, as JSON text, so
+/// that one sent again is not kept twice.
+#[derive(Debug, Clone, Default)]
+struct UrlMembers {
+    positions: BTreeMap<String, usize>,
+    entries: BTreeSet<String>,
 }
 
 /// A candidate's `urlContextMetadata`.
@@ -359,15 +369,7 @@ impl Accumulator {
         wrapped.push("groundingMetadata", metadata.to_value());
         let kept = Value::Object(wrapped);
         let at = self.candidates.get(&choice).and_then(|c| c.grounding);
-        let slot = match at {
-            Some(Kept::Citation(position, index)) => self
-                .builder
-                .citations_at_mut(choice, position)
-                .and_then(|list| list.get_mut(index)),
-            Some(Kept::Raw(position)) => self.builder.raw_part_at_mut(choice, position),
-            None => None,
-        };
-        if let Some(slot) = slot {
+        if let Some(slot) = at.and_then(|at| kept_slot(&mut self.builder, choice, at)) {
             *slot = kept;
             return;
         }
@@ -431,29 +433,21 @@ impl Accumulator {
         let Some(state) = self.candidates.get_mut(&choice) else {
             return;
         };
-        let at = match &state.url_context {
-            UrlContext::Kept(at) => Some(*at),
+        let slot = match state.url_context {
+            UrlContext::Kept(at) => kept_slot(&mut self.builder, choice, at),
             _ => None,
         };
-        let slot = match at {
-            Some(Kept::Citation(position, index)) => self
-                .builder
-                .citations_at_mut(choice, position)
-                .and_then(|list| list.get_mut(index)),
-            Some(Kept::Raw(position)) => self.builder.raw_part_at_mut(choice, position),
-            None => None,
-        };
         if let Some(kept) = slot.and_then(|s| s.get_mut("urlContextMetadata")) {
-            merge_url_context(kept, metadata, &mut state.url_entries);
+            merge_url_context(kept, metadata, &mut state.url_members);
             return;
         }
         match &mut state.url_context {
             UrlContext::Waiting(kept, _) => {
-                merge_url_context(kept, metadata, &mut state.url_entries);
+                merge_url_context(kept, metadata, &mut state.url_members);
             }
             UrlContext::None => {
                 let mut kept = Value::Object(Map::new());
-                merge_url_context(&mut kept, metadata, &mut state.url_entries);
+                merge_url_context(&mut kept, metadata, &mut state.url_members);
                 if kept.as_object().is_some_and(|m| !m.is_empty()) {
                     state.arrivals += 1;
                     state.url_context = UrlContext::Waiting(kept, state.arrivals);
@@ -927,27 +921,54 @@ impl ArgsWriter {
     }
 }
 
-/// Merges a `urlContextMetadata` object into `kept` (an object): the
-/// `urlMetadata` entries that are objects and not in `seen` are appended
-/// (and added to `seen`), other members replace the kept ones. What is
-/// not an object, a `urlMetadata` that is not an array, is left out.
-fn merge_url_context<'v>(kept: &mut Value, metadata: impl View<'v>, seen: &mut BTreeSet<String>) {
+/// The citation or raw part of `choice` kept at `at`, to update it.
+fn kept_slot(builder: &mut MessageBuilder, choice: u64, at: Kept) -> Option<&mut Value> {
+    match at {
+        Kept::Citation(position, index) => {
+            builder.citations_at_mut(choice, position)?.get_mut(index)
+        }
+        Kept::Raw(position) => builder.raw_part_at_mut(choice, position),
+    }
+}
+
+/// Merges a `urlContextMetadata` object into `kept` (an object, whose
+/// members `known` indexes): the `urlMetadata` entries that are objects
+/// and not kept yet are appended, other members replace the kept ones.
+/// What is not an object, a `urlMetadata` that is not an array, is left
+/// out.
+fn merge_url_context<'v>(kept: &mut Value, metadata: impl View<'v>, known: &mut UrlMembers) {
     let Some(kept) = kept.as_object_mut() else {
         return;
     };
     for (key, value) in metadata.members() {
         if key != "urlMetadata" {
-            kept.insert(key, value.to_value());
+            let value = value.to_value();
+            match known.positions.get(key) {
+                Some(&at) => {
+                    if let Some((_, slot)) = kept.get_index_mut(at) {
+                        *slot = value;
+                    }
+                }
+                None => {
+                    known.positions.insert(String::from(key), kept.len());
+                    kept.push(key, value);
+                }
+            }
             continue;
         }
         for entry in value.elements() {
-            if !entry.is_object() || !seen.insert(entry.to_json()) {
+            if !entry.is_object() || !known.entries.insert(entry.to_json()) {
                 continue;
             }
-            if !kept.get("urlMetadata").is_some_and(Value::is_array) {
-                kept.insert("urlMetadata", Value::Array(Vec::new()));
-            }
-            if let Some(Value::Array(list)) = kept.get_mut("urlMetadata") {
+            let at = match known.positions.get(key) {
+                Some(&at) => at,
+                None => {
+                    known.positions.insert(String::from(key), kept.len());
+                    kept.push(key, Value::Array(Vec::new()));
+                    kept.len() - 1
+                }
+            };
+            if let Some((_, Value::Array(list))) = kept.get_index_mut(at) {
                 list.push(entry.to_value());
             }
         }
