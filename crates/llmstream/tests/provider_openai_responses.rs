@@ -1242,3 +1242,21 @@ fn placing_terminal_items_costs_no_more_than_the_stream() {
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert!(errors[0].contains("left after"), "{errors:?}");
 }
+
+/// A streamed text whose terminal copy only adds to it streams the rest on
+/// as a delta, though the terminal response also brings an item that goes
+/// before it: the copies of the items that streamed are read before the
+/// new items' parts are made.
+#[test]
+fn a_terminal_copy_that_adds_to_the_latest_text_streams_on_before_new_items() {
+    let o = run(r#"
+        {"type":"response.output_text.delta","sequence_number":1,"output_index":1,"content_index":0,"delta":"Hello"}
+        {"type":"response.completed","sequence_number":2,"response":{"id":"r","status":"completed","output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"Think."}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hello world"}]}]}}
+    "#);
+    assert_eq!(
+        o.choice().content,
+        [reasoning("Think.", None), text("Hello world")]
+    );
+    assert_eq!(o.streamed_text(0), "Hello world");
+    assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+}

@@ -283,7 +283,7 @@ impl MessageBuilder {
     /// Appends text, reasoning or refusal: to the choice's running total,
     /// to the last part when it is of the same kind (and no part break was
     /// asked for), else to a new part; then the delta event.
-    fn append(&mut self, choice: u64, flow: Flow, text: &str) {
+    pub(crate) fn append(&mut self, choice: u64, flow: Flow, text: &str) {
         if text.is_empty() || self.choice(choice).is_none() {
             return;
         }
@@ -848,7 +848,13 @@ impl MessageBuilder {
 
     /// The part at `position` of `flow` gets `text`, its running total
     /// with it (in place: the bytes after it move once).
-    fn replace_at(&mut self, choice: u64, position: usize, flow: Flow, text: &str) -> bool {
+    pub(crate) fn replace_at(
+        &mut self,
+        choice: u64,
+        position: usize,
+        flow: Flow,
+        text: &str,
+    ) -> bool {
         let Some(c) = self.message.choices.get_mut(&choice) else {
             return false;
         };
@@ -890,7 +896,8 @@ impl MessageBuilder {
     /// pass — inserting them one by one would move the parts and text
     /// after each insertion point once per part. The caller moves the
     /// positions it keeps itself the same way; it costs the parts and the
-    /// running text from `start` on.
+    /// running text from `start` on, and a pass over the choice's
+    /// citations and phases.
     ///
     /// ```
     /// use llmstream::json::Value;

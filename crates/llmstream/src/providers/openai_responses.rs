@@ -163,7 +163,8 @@ pub struct Accumulator {
     /// move (the text of its kind after it), and the putting in place of
     /// items filled from the terminal response (the text of the parts
     /// after where they go): every text received (answer, refusal,
-    /// reasoning) adds its length, so that a stream sending wrong final
+    /// reasoning; deltas and final copies, even one that changes nothing)
+    /// adds its length, so that a stream sending wrong final
     /// copies of early parts, or many terminal events each with one more
     /// early item, costs work in proportion to its bytes, not more.
     budget: usize,
@@ -410,13 +411,7 @@ impl Accumulator {
         let kind = segment.0;
         let before = self.prose_len(kind);
         self.budget = self.budget.saturating_add(text.len());
-        match kind {
-            SegmentKind::Text => self.builder.text(CHOICE, text),
-            SegmentKind::Refusal => self.builder.refusal(CHOICE, text),
-            SegmentKind::Summary | SegmentKind::ReasoningText => {
-                self.builder.reasoning(CHOICE, text)
-            }
-        }
+        self.builder.append(CHOICE, kind.flow(), text);
         let grew = self.prose_len(kind) > before;
         let position = self.builder.last_part_position(CHOICE);
         let state = self.segments.entry(segment).or_default();
@@ -498,13 +493,7 @@ impl Accumulator {
             let rest = text.get(streamed_len..).unwrap_or("");
             let expected = self.prose_len(kind).saturating_add(rest.len());
             self.segment = Some(segment);
-            match kind {
-                SegmentKind::Text => self.builder.text(CHOICE, rest),
-                SegmentKind::Refusal => self.builder.refusal(CHOICE, rest),
-                SegmentKind::Summary | SegmentKind::ReasoningText => {
-                    self.builder.reasoning(CHOICE, rest)
-                }
-            }
+            self.builder.append(CHOICE, kind.flow(), rest);
             if self.prose_len(kind) == expected && self.part_prose(kind, position) == Some(text) {
                 return;
             }
@@ -532,13 +521,7 @@ impl Accumulator {
                 raw: None,
             });
         }
-        match kind {
-            SegmentKind::Text => self.builder.replace_text_at(CHOICE, position, text),
-            SegmentKind::Refusal => self.builder.replace_refusal_at(CHOICE, position, text),
-            SegmentKind::Summary | SegmentKind::ReasoningText => {
-                self.builder.replace_reasoning_at(CHOICE, position, text)
-            }
-        };
+        self.builder.replace_at(CHOICE, position, kind.flow(), text);
     }
 
     /// The text of this kind after the part at `position`: what replacing
@@ -679,9 +662,14 @@ impl Accumulator {
     /// A finished content part (`content_part.done`, and each of a
     /// finished item's `content`).
     fn content_part<'v>(&mut self, key: u64, index: u64, part: impl View<'v>, copy: Final) {
-        let Some((segment, field)) = Self::part_segment(key, index, part) else {
-            return;
-        };
+        if let Some((segment, field)) = Self::part_segment(key, index, part) {
+            self.part_final(segment, field, part, copy);
+        }
+    }
+
+    /// The final copy of a part's text (in its member `field`), and of an
+    /// answer text's log probabilities and annotations.
+    fn part_final<'v>(&mut self, segment: Segment, field: &str, part: impl View<'v>, copy: Final) {
         self.prose_final(segment, get_str(part, field), copy);
         if segment.0 == SegmentKind::Text {
             self.logprobs(segment, part.get("logprobs"), true);
@@ -689,56 +677,46 @@ impl Accumulator {
         }
     }
 
-    /// `response.content_part.done` (`content_index`) and
-    /// `response.reasoning_summary_part.done` (`summary_index`).
-    fn part_done<'v>(&mut self, payload: impl View<'v>) {
-        let Some(key) = self.key(payload) else {
-            return;
-        };
-        let Some(part) = payload.get("part") else {
-            return;
-        };
-        match payload.get("summary_index") {
+    /// The part a `content_part.*` (`content_index`) or
+    /// `reasoning_summary_part.*` (`summary_index`) payload is about: its
+    /// segment, the member holding its text, and the part.
+    fn payload_part<'v, V: View<'v>>(&mut self, payload: V) -> Option<(Segment, &'v str, V)> {
+        let key = self.key(payload)?;
+        let part = payload.get("part")?;
+        let (segment, field) = match payload.get("summary_index") {
             Some(index) => {
-                if get_str(part, "type") == Some("summary_text") {
-                    let segment = (SegmentKind::Summary, key, index.as_u64().unwrap_or(0));
-                    self.prose_final(segment, get_str(part, "text"), Final::Part);
+                if get_str(part, "type") != Some("summary_text") {
+                    return None;
                 }
-            }
-            None => {
-                let index = get_u64(payload, "content_index").unwrap_or(0);
-                self.content_part(key, index, part, Final::Part);
-            }
-        }
-    }
-
-    /// `response.content_part.added` (`content_index`) and
-    /// `response.reasoning_summary_part.added` (`summary_index`): a part
-    /// may begin with text. It is the part's first delta (the SDK's
-    /// snapshot keeps the added part and appends the deltas to it), so the
-    /// deltas and the message agree and the final copies find it. Only
-    /// before anything streamed into it: a repeated `added` is not its
-    /// text again.
-    fn part_added<'v>(&mut self, payload: impl View<'v>) {
-        let Some(key) = self.key(payload) else {
-            return;
-        };
-        let Some(part) = payload.get("part") else {
-            return;
-        };
-        let found = match payload.get("summary_index") {
-            Some(index) => (get_str(part, "type") == Some("summary_text")).then(|| {
                 (
                     (SegmentKind::Summary, key, index.as_u64().unwrap_or(0)),
                     "text",
                 )
-            }),
+            }
             None => {
                 let index = get_u64(payload, "content_index").unwrap_or(0);
-                Self::part_segment(key, index, part)
+                Self::part_segment(key, index, part)?
             }
         };
-        let Some((segment, field)) = found else {
+        Some((segment, field, part))
+    }
+
+    /// `response.content_part.done` and
+    /// `response.reasoning_summary_part.done`.
+    fn part_done<'v>(&mut self, payload: impl View<'v>) {
+        if let Some((segment, field, part)) = self.payload_part(payload) {
+            self.part_final(segment, field, part, Final::Part);
+        }
+    }
+
+    /// `response.content_part.added` and
+    /// `response.reasoning_summary_part.added`: a part may begin with
+    /// text. It is the part's first delta (the SDK's snapshot keeps the
+    /// added part and appends the deltas to it), so the deltas and the
+    /// message agree and the final copies find it. Only before anything
+    /// streamed into it: a repeated `added` is not its text again.
+    fn part_added<'v>(&mut self, payload: impl View<'v>) {
+        let Some((segment, field, part)) = self.payload_part(payload) else {
             return;
         };
         if self.segments.get(&segment).is_some_and(|s| s.streamed) {
@@ -922,28 +900,46 @@ impl Accumulator {
     /// against what streamed, and an item whose `output_item.done` never
     /// came (a resumed stream, a body with only the terminal event) is read
     /// from it, its new parts put where its output index says.
+    ///
+    /// The items that streamed are read first, while their parts are where
+    /// the stream left them: a copy that only adds to the latest part's
+    /// text streams on as its delta, which a new item's part appended
+    /// before it would have turned into a correction without events.
     fn output<'v>(&mut self, output: impl View<'v>) {
         self.sync_parts();
         let first_new = self.part_keys.len();
-        for (index, item) in output.elements().enumerate() {
-            let Some(key) = self.key_at(index as u64) else {
-                break;
-            };
-            if self.done.contains(&key) {
-                match get_str(item, "type") {
-                    Some("message") => self.message_done(key, item, Final::Response),
-                    Some("reasoning") => self.reasoning_texts(key, item, Final::Response),
-                    _ => {}
+        let streamed: BTreeSet<u64> = self
+            .part_keys
+            .get(self.first_part..)
+            .unwrap_or_default()
+            .iter()
+            .copied()
+            .collect();
+        for seen in [true, false] {
+            for (index, item) in output.elements().enumerate() {
+                let Some(key) = self.key_at(index as u64) else {
+                    break;
+                };
+                let done = self.done.contains(&key);
+                if (done || streamed.contains(&key)) != seen {
+                    continue;
                 }
-                continue;
+                if done {
+                    match get_str(item, "type") {
+                        Some("message") => self.message_done(key, item, Final::Response),
+                        Some("reasoning") => self.reasoning_texts(key, item, Final::Response),
+                        _ => {}
+                    }
+                    continue;
+                }
+                self.ensure_started();
+                self.response.has_items = true;
+                if get_str(item, "type") != Some("message") {
+                    self.builder.role(CHOICE, "assistant");
+                }
+                self.done.insert(key);
+                self.item_finished(key, item, Final::Response);
             }
-            self.ensure_started();
-            self.response.has_items = true;
-            if get_str(item, "type") != Some("message") {
-                self.builder.role(CHOICE, "assistant");
-            }
-            self.done.insert(key);
-            self.item_finished(key, item, Final::Response);
         }
         self.sync_parts();
         self.place_parts(first_new);
