@@ -7,7 +7,17 @@ mod common;
 
 use common::providers::{obj, Run, Streams};
 use llmstream::json::Value;
-use llmstream::providers::{FinishReason, Part, Provider, StreamEvent};
+use llmstream::providers::{Choice, FinishReason, Part, Provider, StreamEvent};
+
+/// The tokens of the log probabilities on the part at `position`.
+fn tokens(c: &Choice, position: usize) -> Vec<&str> {
+    c.logprobs
+        .get(&position)
+        .into_iter()
+        .flatten()
+        .map(|l| l.get("token").and_then(Value::as_str).unwrap_or(""))
+        .collect()
+}
 
 const CHAT: Streams = Streams::new(Provider::OpenAiChat, "", "openai");
 
@@ -236,18 +246,10 @@ fn content_logprobs() {
         return;
     };
     assert_plain_text(&o, "Foo!");
-    let tokens: Vec<_> = o
-        .message
-        .choices
-        .get(&0)
-        .unwrap()
-        .logprobs
-        .iter()
-        .map(|l| l.get("token").and_then(Value::as_str).unwrap_or(""))
-        .collect();
-    assert_eq!(tokens, ["Foo", "!"]);
+    let c = o.message.choices.get(&0).unwrap();
+    assert_eq!(tokens(c, 0), ["Foo", "!"]);
     assert_eq!(
-        o.message.choices.get(&0).unwrap().logprobs[0]
+        c.logprobs.get(&0).unwrap()[0]
             .get("logprob")
             .and_then(Value::as_f64),
         Some(-0.0025094282)
@@ -267,13 +269,13 @@ fn refusal_logprobs() {
         c.refusal.as_deref(),
         Some("I'm very sorry, but I can't assist with that.")
     );
-    let tokens: String = c
-        .logprobs
-        .iter()
-        .map(|l| l.get("token").and_then(Value::as_str).unwrap_or(""))
-        .collect();
-    assert_eq!(c.logprobs.len(), 11);
-    assert_eq!(tokens, "I'm very sorry, but I can't assist with that.");
+    // On the refusal part, the only part.
+    assert!(matches!(c.content.as_slice(), [Part::Refusal(_)]));
+    assert_eq!(tokens(c, 0).len(), 11);
+    assert_eq!(
+        tokens(c, 0).concat(),
+        "I'm very sorry, but I can't assist with that."
+    );
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_usage(&o, 79, 12, 91);
 }
@@ -713,12 +715,15 @@ fn synthetic_logprobs_appended() {
     let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.text, "Hi!");
     assert_eq!(c.refusal.as_deref(), Some("No."));
-    let tokens: Vec<_> = c
-        .logprobs
-        .iter()
-        .map(|l| l.get("token").and_then(Value::as_str).unwrap_or(""))
-        .collect();
-    assert_eq!(tokens, ["Hi", "!", "No."]);
+    // The content's on the text part, the refusal's on the refusal part.
+    assert_eq!(tokens(c, 0), ["Hi", "!"]);
+    assert_eq!(tokens(c, 1), ["No."]);
+    let json = o.message.to_value();
+    assert_eq!(
+        json.pointer("/choices/0/content/1/logprobs/0/token"),
+        Some(&Value::from("No."))
+    );
+    assert_eq!(json.pointer("/choices/0/logprobs"), None);
     assert_eq!(
         c.content,
         vec![
@@ -960,4 +965,44 @@ fn audio_blocks_stay_apart() {
             Part::Raw(obj(r#"{"type":"audio","id":"au2","data":"CC"}"#)),
         ]
     );
+}
+
+/// Tokens whose text has not come yet (an empty content delta) go on the
+/// part their text then extends, not on an earlier one of another kind;
+/// tokens of the text after a tool call go on a new text part.
+#[test]
+fn logprobs_go_on_the_part_their_text_extends() {
+    let chunk = |delta: &str, logprobs: &str| {
+        format!(
+            "data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{delta},\"logprobs\":{logprobs}}}]}}\n\n"
+        )
+    };
+    let tok = |t: &str| format!(r#"{{"token":"{t}","logprob":-1.0,"bytes":[],"top_logprobs":[]}}"#);
+    let body = [
+        chunk(r#"{"role":"assistant","refusal":"No"}"#, &format!(r#"{{"refusal":[{}]}}"#, tok("No"))),
+        chunk(r#"{"content":""}"#, &format!(r#"{{"content":[{}]}}"#, tok("A"))),
+        chunk(r#"{"content":"A"}"#, r#"{"content":[]}"#),
+        chunk(
+            r#"{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}"#,
+            "null",
+        ),
+        chunk(r#"{"content":"B"}"#, &format!(r#"{{"content":[{}]}}"#, tok("B"))),
+        "data: [DONE]\n\n".to_string(),
+    ]
+    .concat();
+    let o = CHAT.sse(body.as_bytes());
+    let c = o.message.choices.get(&0).unwrap();
+    assert_eq!(
+        c.content,
+        [
+            Part::Refusal("No".into()),
+            Part::Text("A".into()),
+            Part::ToolCall(0),
+            Part::Text("B".into())
+        ]
+    );
+    assert_eq!(tokens(c, 0), ["No"]);
+    assert_eq!(tokens(c, 1), ["A"]);
+    assert_eq!(tokens(c, 3), ["B"]);
+    assert_eq!(c.logprobs.len(), 3);
 }

@@ -920,10 +920,22 @@ fn logprobs_of_text_deltas_are_kept() {
         {"type":"response.output_text.done","sequence_number":6,"output_index":1,"content_index":0,"text":"Bye","logprobs":[{"token":"Bye","logprob":-0.5,"bytes":[],"top_logprobs":[]}]}
         {"type":"response.completed","sequence_number":7,"response":{"id":"r","status":"completed"}}
     "#);
-    // The second text's deltas had none: its final copy's are kept.
-    assert_eq!(o.choice().logprobs, [lp("Hi"), lp(" there"), lp("Bye")]);
+    // The second text's deltas had none: its final copy's are kept. Each
+    // text's are on its own part.
+    let logprobs: Vec<(usize, Vec<Value>)> = o
+        .choice()
+        .logprobs
+        .iter()
+        .map(|(p, l)| (*p, l.clone()))
+        .collect();
     assert_eq!(
-        o.message.to_value().pointer("/choices/0/logprobs/1/token"),
+        logprobs,
+        [(0, vec![lp("Hi"), lp(" there")]), (1, vec![lp("Bye")])]
+    );
+    assert_eq!(
+        o.message
+            .to_value()
+            .pointer("/choices/0/content/0/logprobs/1/token"),
         Some(&Value::from(" there"))
     );
 }
@@ -1259,4 +1271,26 @@ fn a_terminal_copy_that_adds_to_the_latest_text_streams_on_before_new_items() {
     );
     assert_eq!(o.streamed_text(0), "Hello world");
     assert!(errors(&o).is_empty(), "{:?}", errors(&o));
+}
+
+/// A streamed text's log probabilities move with its part when an item
+/// filled from the terminal response goes before it.
+#[test]
+fn logprobs_move_with_their_part() {
+    let o = run(r#"
+        {"type":"response.output_text.delta","sequence_number":1,"output_index":1,"content_index":0,"delta":"Answer","logprobs":[{"token":"Answer","logprob":-0.5,"bytes":[],"top_logprobs":[]}]}
+        {"type":"response.completed","sequence_number":2,"response":{"id":"r","status":"completed","output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"Why."}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Answer"}]}]}}
+    "#);
+    assert_eq!(
+        o.choice().content,
+        [reasoning("Why.", None), text("Answer")]
+    );
+    let positions: Vec<usize> = o.choice().logprobs.iter().map(|(p, _)| *p).collect();
+    assert_eq!(positions, [1]);
+    assert_eq!(
+        o.message
+            .to_value()
+            .pointer("/choices/0/content/1/logprobs/0/token"),
+        Some(&Value::from("Answer"))
+    );
 }

@@ -370,11 +370,75 @@ impl MessageBuilder {
         Some(c.content.len() - 1)
     }
 
-    /// Appends log probabilities.
+    /// Appends log probabilities of tokens of `choice`'s answer text
+    /// (OpenAI Chat's `logprobs.content`) to the part that text extends:
+    /// the latest, if it is text and no part break is pending, else a new
+    /// empty one (the tokens may come before their text).
     pub fn logprobs(&mut self, choice: u64, items: impl IntoIterator<Item = Value>) {
-        if let Some(c) = self.choice(choice) {
-            c.logprobs.extend(items);
+        self.flow_logprobs(choice, Flow::Text, items);
+    }
+
+    /// [`MessageBuilder::logprobs`] for refusal text (OpenAI Chat's
+    /// `logprobs.refusal`), on a refusal part.
+    pub fn refusal_logprobs(&mut self, choice: u64, items: impl IntoIterator<Item = Value>) {
+        self.flow_logprobs(choice, Flow::Refusal, items);
+    }
+
+    fn flow_logprobs(&mut self, choice: u64, flow: Flow, items: impl IntoIterator<Item = Value>) {
+        let mut items = items.into_iter().peekable();
+        if items.peek().is_none() {
+            return;
         }
+        if let Some(position) = self.part_for(choice, flow) {
+            self.logprobs_at(choice, position, items);
+        }
+    }
+
+    /// Appends log probabilities of tokens of the text or refusal part at
+    /// `position` in `choice`'s content (OpenAI Responses: each
+    /// `output_text` part has its own). Returns whether that part is text
+    /// or a refusal (nothing is kept otherwise).
+    pub fn logprobs_at(
+        &mut self,
+        choice: u64,
+        position: usize,
+        items: impl IntoIterator<Item = Value>,
+    ) -> bool {
+        let Some(c) = self.message.choices.get_mut(&choice) else {
+            return false;
+        };
+        if !matches!(
+            c.content.get(position),
+            Some(Part::Text(_) | Part::Refusal(_))
+        ) {
+            return false;
+        }
+        match c.logprobs.get_or_default(position) {
+            Some(list) => {
+                list.extend(items);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The part of `flow` that text of `choice` arriving now would extend,
+    /// for what comes with or before that text (a citation, log
+    /// probabilities): the latest part, if it is of `flow` and no part
+    /// break is pending; else a new, empty one (`None` if a limit refused
+    /// it).
+    fn part_for(&mut self, choice: u64, flow: Flow) -> Option<usize> {
+        let pending = self.part_break.get(&choice).copied().unwrap_or(false);
+        let last = self.message.choices.get(&choice)?.content.last();
+        if pending || !last.is_some_and(|p| flow.owns(p)) {
+            self.begin(choice, flow);
+        }
+        let c = self.message.choices.get(&choice)?;
+        let position = c.content.len().checked_sub(1)?;
+        c.content
+            .get(position)
+            .filter(|p| flow.owns(p))
+            .map(|_| position)
     }
 
     /// The tool call `call` of `choice`, mutably.
@@ -702,13 +766,7 @@ impl MessageBuilder {
     /// they cite), so that it lands on this block's part and the text that
     /// follows merges into it.
     pub fn begin_text(&mut self, choice: u64) {
-        if self.choice(choice).is_none() || self.part_limit_reached(choice) {
-            return;
-        }
-        self.part_break.remove(&choice);
-        if let Some(c) = self.message.choices.get_mut(&choice) {
-            c.content.push(Part::Text(String::new()));
-        }
+        self.begin(choice, Flow::Text);
     }
 
     /// Starts a new, empty reasoning part now, consuming a pending
@@ -716,15 +774,19 @@ impl MessageBuilder {
     /// block with no reasoning text, so that it does not overwrite the
     /// signature of an earlier block's part.
     pub fn begin_reasoning(&mut self, choice: u64) {
+        self.begin(choice, Flow::Reasoning);
+    }
+
+    /// Starts a new, empty part of `flow`, consuming a pending part break
+    /// (a refusal part makes [`Choice::refusal`] `Some`, as its text would).
+    fn begin(&mut self, choice: u64, flow: Flow) {
         if self.choice(choice).is_none() || self.part_limit_reached(choice) {
             return;
         }
         self.part_break.remove(&choice);
         if let Some(c) = self.message.choices.get_mut(&choice) {
-            c.content.push(Part::Reasoning {
-                text: String::new(),
-                signature: None,
-            });
+            flow.running(c);
+            c.content.push(flow.part(""));
         }
     }
 
@@ -732,18 +794,7 @@ impl MessageBuilder {
     /// empty one when the latest part is not text or a part break is
     /// pending). Citations are appended, in arrival order.
     pub fn citation(&mut self, choice: u64, citation: Value) {
-        let pending = self.part_break.get(&choice).copied().unwrap_or(false);
-        let on_text = matches!(
-            self.message
-                .choices
-                .get(&choice)
-                .and_then(|c| c.content.last()),
-            Some(Part::Text(_))
-        );
-        if pending || !on_text {
-            self.begin_text(choice);
-        }
-        if let Some(position) = self.last_part_position(choice) {
+        if let Some(position) = self.part_for(choice, Flow::Text) {
             self.citation_at(choice, position, citation);
         }
     }
@@ -952,6 +1003,10 @@ impl MessageBuilder {
             None => position,
         };
         c.citations = core::mem::take(&mut c.citations)
+            .into_iter()
+            .map(|(p, v)| (moved(p), v))
+            .collect();
+        c.logprobs = core::mem::take(&mut c.logprobs)
             .into_iter()
             .map(|(p, v)| (moved(p), v))
             .collect();

@@ -49,10 +49,12 @@ pub struct Choice {
     pub finish_reason: Option<String>,
     /// The finish reason in provider-neutral terms.
     pub finish: Option<FinishReason>,
-    /// Log probabilities, one per token, in the order the tokens came,
-    /// whatever part they belong to: OpenAI Chat's `logprobs.content` and
-    /// `logprobs.refusal`, the Responses text deltas' `logprobs`.
-    pub logprobs: Vec<Value>,
+    /// Log probabilities, one per token in the order the tokens came, by
+    /// the position in [`Choice::content`] of the text or refusal part
+    /// whose tokens they score: OpenAI Chat's `logprobs.content` on text
+    /// parts and `logprobs.refusal` on refusal parts, each Responses
+    /// `output_text` part's `logprobs` on its part.
+    pub logprobs: SortedMap<usize, Vec<Value>>,
     /// Citations, by the position in [`Choice::content`] of the text part
     /// they support, in arrival order, each as its wire sent it: Anthropic
     /// `citations_delta`, OpenAI Chat `delta.annotations` and Responses
@@ -209,10 +211,15 @@ impl Choice {
         if let Some(details) = &self.finish_details {
             m.push("finish_details", details.clone());
         }
-        if !self.logprobs.is_empty() {
-            m.push("logprobs", Value::Array(self.logprobs.clone()));
-        }
         Value::Object(m)
+    }
+
+    /// The log probabilities of the part at `position`, if any, as its
+    /// member `logprobs`.
+    fn push_logprobs(&self, m: &mut Map, position: usize) {
+        if let Some(logprobs) = self.logprobs.get(&position) {
+            m.push("logprobs", Value::Array(logprobs.clone()));
+        }
     }
 
     fn part_value(&self, position: usize, part: &Part) -> Value {
@@ -227,6 +234,7 @@ impl Choice {
                 if let Some(phase) = self.phases.get(&position) {
                     m.push("phase", Value::from(phase.as_str()));
                 }
+                self.push_logprobs(&mut m, position);
             }
             Part::Reasoning { text, signature } => {
                 m.push("type", Value::from("reasoning"));
@@ -238,6 +246,7 @@ impl Choice {
             Part::Refusal(text) => {
                 m.push("type", Value::from("refusal"));
                 m.push("text", Value::from(text.as_str()));
+                self.push_logprobs(&mut m, position);
             }
             Part::ToolCall(key) => {
                 m.push("type", Value::from("tool_call"));

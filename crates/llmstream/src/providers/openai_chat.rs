@@ -122,11 +122,13 @@ impl Accumulator {
             self.delta(index, delta);
         }
         if let Some(logprobs) = choice.get("logprobs") {
-            for key in ["content", "refusal"] {
-                if let Some(items) = logprobs.get(key).filter(|v| v.is_array()) {
-                    self.builder
-                        .logprobs(index, items.elements().map(View::to_value));
-                }
+            if let Some(items) = logprobs.get("content") {
+                let items = items.elements().map(View::to_value);
+                self.builder.logprobs(index, items);
+            }
+            if let Some(items) = logprobs.get("refusal") {
+                let items = items.elements().map(View::to_value);
+                self.builder.refusal_logprobs(index, items);
             }
         }
         if let Some(reason) = get_str(choice, "finish_reason") {

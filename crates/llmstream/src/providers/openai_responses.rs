@@ -56,8 +56,8 @@
 //!   for one that comes before its text). The `annotations` of a finished
 //!   part (`content_part.done`, `output_item.done`, `response.output`) are
 //!   attached by their index unless `annotation_index` already brought
-//!   that one. Each `output_text.delta`'s `logprobs` are appended to the
-//!   choice's; a final copy's only for a text whose deltas had none.
+//!   that one. Each `output_text.delta`'s `logprobs` are appended to its
+//!   text part's; a final copy's only for a text whose deltas had none.
 //! - `function_call_arguments.delta` is parsed incrementally as JSON;
 //!   `custom_tool_call_input.delta` is free text, kept as text.
 //!   `function_call_arguments.done` / `custom_tool_call_input.done` repeat
@@ -548,9 +548,10 @@ impl Accumulator {
             return;
         }
         state.logprobs = true;
-        self.ensure_started();
-        self.builder
-            .logprobs(CHOICE, list.elements().map(View::to_value));
+        if let Some(position) = self.text_part(segment) {
+            let items = list.elements().map(View::to_value);
+            self.builder.logprobs_at(CHOICE, position, items);
+        }
     }
 
     /// Attaches an annotation to its text's part, unless the one with the
