@@ -1267,3 +1267,43 @@ fn url_context_members_are_replaced_in_place_and_added() {
         );
     }
 }
+
+/// `logprobsResult`: each step's chosen token, with that step's top
+/// candidates, on the text part of its chunk; a step without top
+/// candidates, and a result that is not an object, add what they have.
+#[test]
+fn logprobs_result_steps_are_kept_on_their_text_part() {
+    let cand = |t: &str, lp: f64| format!(r#"{{"token":"{t}","tokenId":1,"logProbability":{lp}}}"#);
+    let first = format!(
+        r#","logprobsResult":{{"topCandidates":[{{"candidates":[{},{}]}}],"chosenCandidates":[{}]}}"#,
+        cand("Hi", -0.1),
+        cand("Hello", -2.5),
+        cand("Hi", -0.1)
+    );
+    let second = format!(
+        r#","logprobsResult":{{"chosenCandidates":[{}]}}"#,
+        cand(" there", -0.3)
+    );
+    let payloads = [
+        candidate_chunk(r#"{"text":"Hi"}"#, &first),
+        candidate_chunk(r#"{"text":" there"}"#, &second),
+        candidate_chunk(
+            r#"{"text":"!"}"#,
+            r#","logprobsResult":7,"finishReason":"STOP""#,
+        ),
+    ];
+    let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+    let run = GEMINI.sse(&body(&payloads));
+    assert_eq!(run.choice().content, [Part::Text("Hi there!".into())]);
+    let kept = run.choice().logprobs.get(&0).cloned().unwrap_or_default();
+    let expected = [
+        obj(&format!(
+            r#"{{"token":"Hi","tokenId":1,"logProbability":-0.1,"topCandidates":[{},{}]}}"#,
+            cand("Hi", -0.1),
+            cand("Hello", -2.5)
+        )),
+        obj(&cand(" there", -0.3)),
+    ];
+    assert_eq!(kept, expected);
+    assert_eq!(run.choice().logprobs.len(), 1);
+}

@@ -63,6 +63,11 @@
 //!   is kept as raw parts. No empty text part is made for them.
 //! - Metadata that is not an object, and list entries that are not
 //!   objects, are left out.
+//! - `logprobsResult` (with `responseLogprobs`): each decoding step's
+//!   chosen token `{token, tokenId, logProbability}`, with that step's
+//!   `topCandidates[].candidates` as its member `topCandidates`, goes in
+//!   [`Choice::logprobs`](super::Choice::logprobs) on the text part the
+//!   chunk's text extends.
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
@@ -255,6 +260,7 @@ impl Accumulator {
                         "groundingMetadata" => self.grounding(index, metadata),
                         "citationMetadata" => self.citation_metadata(index, metadata),
                         "urlContextMetadata" => self.url_context(index, metadata),
+                        "logprobsResult" => self.logprobs(index, metadata),
                         _ => {}
                     }
                 }
@@ -400,6 +406,29 @@ impl Accumulator {
             .content
             .iter()
             .rposition(|p| matches!(p, Part::Text(_)))
+    }
+
+    /// A candidate's `logprobsResult`: per decoding step of the chunk, its
+    /// chosen token (`{token, tokenId, logProbability}`) with that step's
+    /// `topCandidates` list, on the text part the chunk's text extends.
+    fn logprobs<'v>(&mut self, choice: u64, result: impl View<'v>) {
+        let mut top = result
+            .get("topCandidates")
+            .into_iter()
+            .flat_map(View::elements);
+        let steps = result
+            .get("chosenCandidates")
+            .into_iter()
+            .flat_map(View::elements);
+        let items = steps.map(|chosen| {
+            let mut item = chosen.to_value();
+            let top = top.next().and_then(|t| t.get("candidates"));
+            if let (Some(map), Some(top)) = (item.as_object_mut(), top) {
+                map.push("topCandidates", top.to_value());
+            }
+            item
+        });
+        self.builder.logprobs(choice, items);
     }
 
     /// A candidate's `citationMetadata`: each source in its list

@@ -53,7 +53,8 @@ pub struct Choice {
     /// the position in [`Choice::content`] of the text or refusal part
     /// whose tokens they score: OpenAI Chat's `logprobs.content` on text
     /// parts and `logprobs.refusal` on refusal parts, each Responses
-    /// `output_text` part's `logprobs` on its part.
+    /// `output_text` part's `logprobs` on its part, Gemini's
+    /// `logprobsResult` steps (shape in [`gemini`](super::gemini)).
     pub logprobs: SortedMap<usize, Vec<Value>>,
     /// Citations, by the position in [`Choice::content`] of the text part
     /// they support, in arrival order, each as its wire sent it: Anthropic
