@@ -436,7 +436,18 @@ def cmp_openai_responses(lm, path):
             if t == "message":
                 for part in item.content or []:
                     if part.type == "output_text":
-                        sdk_parts.append({"type": "text", "text": part.text})
+                        pp = {"type": "text", "text": part.text}
+                        # What llmstream prints on a text part, from what
+                        # the SDK keeps on the part and its item.
+                        annotations = getattr(part, "annotations", None) or []
+                        if annotations:
+                            pp["citations"] = [a.to_dict() for a in annotations]
+                        if getattr(item, "phase", None):
+                            pp["phase"] = item.phase
+                        logprobs = getattr(part, "logprobs", None) or []
+                        if logprobs:
+                            pp["logprobs"] = [lp.to_dict() for lp in logprobs]
+                        sdk_parts.append(pp)
                     elif part.type == "refusal":
                         sdk_parts.append({"type": "refusal", "text": part.refusal})
             elif t == "reasoning":
