@@ -94,14 +94,7 @@ fn basic_response() {
     assert_eq!(m.model.as_deref(), Some("claude-3-opus-latest"));
     assert_eq!(run.choice().role.as_deref(), Some("assistant"));
     assert_eq!(run.choice().text, "Hello there!");
-    let deltas: Vec<_> = run
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            StreamEvent::TextDelta { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let deltas = run.text_deltas(0);
     assert_eq!(deltas, ["Hello", " there", "!"]);
     assert_eq!(run.choice().finish_reason.as_deref(), Some("end_turn"));
     assert_eq!(run.choice().finish, Some(FinishReason::Stop));

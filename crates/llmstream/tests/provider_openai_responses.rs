@@ -1211,14 +1211,7 @@ fn content_part_added_text_is_kept_once() {
     assert_eq!(c.refusal.as_deref(), Some("No."));
     // The deltas and the message agree: the part's text streamed first.
     assert_eq!(o.streamed_text(0), "Hello. Bye.");
-    let deltas: Vec<_> = o
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            StreamEvent::TextDelta { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let deltas = o.text_deltas(0);
     assert_eq!(deltas, ["Hel", "lo.", " Bye."]);
     assert_eq!(streamed_refusal(&o), "No.");
     assert!(errors(&o).is_empty(), "{:?}", errors(&o));

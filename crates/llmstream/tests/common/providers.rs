@@ -47,6 +47,11 @@ impl Run {
 
     /// The concatenated text of the `text_delta` events of a choice.
     pub fn streamed_text(&self, choice: u64) -> String {
+        self.text_deltas(choice).concat()
+    }
+
+    /// The texts of the `text_delta` events of a choice, one by one.
+    pub fn text_deltas(&self, choice: u64) -> Vec<&str> {
         self.events
             .iter()
             .filter_map(|e| match e {
