@@ -1261,3 +1261,25 @@ fn refused_compaction_block_touches_no_other_part() {
     );
     assert!(acc.message().error.is_some(), "the refusal is reported");
 }
+
+/// Citations that open a text block of a stream whose `message_start` was
+/// lost still land on the block's text.
+#[test]
+fn citations_before_text_without_a_message_start() {
+    let run = ANTHROPIC.sse(
+        concat!(
+            "event: content_block_start\n",
+            r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":"","citations":[{"type":"char_location","cited_text":"x"}]}}"#,
+            "\n\nevent: content_block_delta\n",
+            r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}"#,
+            "\n\nevent: content_block_stop\n",
+            r#"data: {"type":"content_block_stop","index":0}"#,
+            "\n\nevent: message_stop\n",
+            r#"data: {"type":"message_stop"}"#,
+            "\n\n"
+        )
+        .as_bytes(),
+    );
+    assert_eq!(run.choice().content, [Part::Text("Hello".into())]);
+    assert_eq!(run.choice().citations.get(&0).map(Vec::len), Some(1));
+}

@@ -1307,3 +1307,41 @@ fn logprobs_result_steps_are_kept_on_their_text_part() {
     assert_eq!(kept, expected);
     assert_eq!(run.choice().logprobs.len(), 1);
 }
+
+/// A chunk's tokens go on its text part though the chunk adds parts
+/// after it: a function call, or the empty text that carries a thought
+/// signature (as Gemini 3 streams end).
+#[test]
+fn logprobs_stay_with_their_text_when_the_chunk_adds_more() {
+    let lp = |t: &str| {
+        format!(
+            r#","logprobsResult":{{"chosenCandidates":[{{"token":"{t}","logProbability":-0.1}}]}}"#
+        )
+    };
+    let payloads = [
+        candidate_chunk(
+            r#"{"text":"Let me look."},{"functionCall":{"name":"f","args":{}}}"#,
+            &lp("Let"),
+        ),
+        candidate_chunk(
+            r#"{"text":"Done."},{"text":"","thoughtSignature":"c2ln"}"#,
+            &format!(r#"{},"finishReason":"STOP""#, lp("Done")),
+        ),
+    ];
+    let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+    let run = GEMINI.sse(&body(&payloads));
+    let c = run.choice();
+    let token_at = |position: usize| -> Vec<String> {
+        c.logprobs
+            .get(&position)
+            .into_iter()
+            .flatten()
+            .filter_map(|l| l.get("token").and_then(Value::as_str).map(String::from))
+            .collect()
+    };
+    assert_eq!(c.content.first(), Some(&Part::Text("Let me look.".into())));
+    assert_eq!(c.content.get(2), Some(&Part::Text("Done.".into())));
+    assert_eq!(token_at(0), ["Let"]);
+    assert_eq!(token_at(2), ["Done"]);
+    assert_eq!(c.logprobs.len(), 2);
+}

@@ -1006,3 +1006,45 @@ fn logprobs_go_on_the_part_their_text_extends() {
     assert_eq!(tokens(c, 3), ["B"]);
     assert_eq!(c.logprobs.len(), 3);
 }
+
+/// Tokens go on the latest part of their kind, whatever the same chunk
+/// added after it (a refusal, a tool call), and tokens and annotations of
+/// a choice that has not begun yet begin it.
+#[test]
+fn logprobs_stay_with_their_text_when_the_chunk_adds_more() {
+    let both = concat!(
+        r#"data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi","refusal":"No"},"logprobs":{"content":[{"token":"Hi","logprob":-0.1}],"refusal":[{"token":"No","logprob":-0.2}]}}]}"#,
+        "\n\ndata: [DONE]\n\n"
+    );
+    let o = CHAT.sse(both.as_bytes());
+    let c = o.message.choices.get(&0).unwrap();
+    assert_eq!(
+        c.content,
+        [Part::Text("Hi".into()), Part::Refusal("No".into())]
+    );
+    assert_eq!((tokens(c, 0), tokens(c, 1)), (vec!["Hi"], vec!["No"]));
+
+    let tool = concat!(
+        r#"data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Checking.","tool_calls":[{"index":0,"id":"t1","type":"function","function":{"name":"f","arguments":"{}"}}]},"logprobs":{"content":[{"token":"Checking.","logprob":-0.1}]}}]}"#,
+        "\n\ndata: [DONE]\n\n"
+    );
+    let o = CHAT.sse(tool.as_bytes());
+    let c = o.message.choices.get(&0).unwrap();
+    assert_eq!(
+        c.content,
+        [Part::Text("Checking.".into()), Part::ToolCall(0)]
+    );
+    assert_eq!(tokens(c, 0), ["Checking."]);
+
+    let first = concat!(
+        r#"data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"annotations":[{"type":"url_citation","url_citation":{"url":"u"}}]},"logprobs":{"content":[{"token":"x","logprob":-1}]}}]}"#,
+        "\n\n",
+        r#"data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}"#,
+        "\n\ndata: [DONE]\n\n"
+    );
+    let o = CHAT.sse(first.as_bytes());
+    let c = o.message.choices.get(&0).unwrap();
+    assert_eq!(c.content, [Part::Text("x".into())]);
+    assert_eq!(tokens(c, 0), ["x"]);
+    assert_eq!(c.citations.get(&0).map(Vec::len), Some(1));
+}

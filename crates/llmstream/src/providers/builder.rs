@@ -371,9 +371,11 @@ impl MessageBuilder {
     }
 
     /// Appends log probabilities of tokens of `choice`'s answer text
-    /// (OpenAI Chat's `logprobs.content`) to the part that text extends:
-    /// the latest, if it is text and no part break is pending, else a new
-    /// empty one (the tokens may come before their text).
+    /// (OpenAI Chat's `logprobs.content`, Gemini's `logprobsResult`) to
+    /// its latest text part: the one the text that came with them went to,
+    /// whatever parts the same chunk added after it (a tool call, a
+    /// signature). With no text part yet, to a new, empty one that the
+    /// text to come extends.
     pub fn logprobs(&mut self, choice: u64, items: impl IntoIterator<Item = Value>) {
         self.flow_logprobs(choice, Flow::Text, items);
     }
@@ -389,7 +391,12 @@ impl MessageBuilder {
         if items.peek().is_none() {
             return;
         }
-        if let Some(position) = self.part_for(choice, flow) {
+        let latest = self
+            .message
+            .choices
+            .get(&choice)
+            .and_then(|c| c.content.iter().rposition(|p| flow.owns(p)));
+        if let Some(position) = latest.or_else(|| self.part_for(choice, flow)) {
             self.logprobs_at(choice, position, items);
         }
     }
@@ -423,13 +430,12 @@ impl MessageBuilder {
     }
 
     /// The part of `flow` that text of `choice` arriving now would extend,
-    /// for what comes with or before that text (a citation, log
-    /// probabilities): the latest part, if it is of `flow` and no part
-    /// break is pending; else a new, empty one (`None` if a limit refused
-    /// it).
+    /// for what comes before that text (a citation, log probabilities):
+    /// the latest part, if it is of `flow` and no part break is pending;
+    /// else a new, empty one (`None` if a limit refused it, or the choice).
     fn part_for(&mut self, choice: u64, flow: Flow) -> Option<usize> {
         let pending = self.part_break.get(&choice).copied().unwrap_or(false);
-        let last = self.message.choices.get(&choice)?.content.last();
+        let last = self.choice(choice)?.content.last();
         if pending || !last.is_some_and(|p| flow.owns(p)) {
             self.begin(choice, flow);
         }
