@@ -1287,3 +1287,18 @@ fn logprobs_move_with_their_part() {
         Some(&Value::from("Answer"))
     );
 }
+
+/// The terminal response's new parts are put in key order whichever pass
+/// made them: here the streamed item 1 gets a part of its own (content 1)
+/// before item 0, which only the terminal response carries, is read.
+#[test]
+fn terminal_parts_are_placed_in_key_order_whichever_pass_made_them() {
+    let o = run(r#"
+        {"type":"response.created","response":{"id":"r","model":"m","output":[]}}
+        {"type":"response.output_item.added","output_index":1,"item":{"type":"message","role":"assistant","content":[]}}
+        {"type":"response.output_text.delta","output_index":1,"content_index":0,"delta":"A"}
+        {"type":"response.completed","response":{"id":"r","model":"m","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"X"}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"A"},{"type":"output_text","text":"B"}]}]}}
+    "#);
+    assert_eq!(o.choice().content, [text("X"), text("A"), text("B")]);
+    assert_eq!(o.choice().text, "XAB");
+}

@@ -171,6 +171,9 @@ pub struct Accumulator {
     /// The key of the item each content part belongs to, by position:
     /// where an item filled from the terminal response goes.
     part_keys: Vec<u64>,
+    /// The keys in `part_keys`: the items that have parts (keys are not
+    /// reused across the responses of a body, so this serves them all).
+    keys_with_parts: BTreeSet<u64>,
     /// The key of the item being read: the parts made from now on are its
     /// (see [`Accumulator::sync_parts`]).
     current: u64,
@@ -297,6 +300,7 @@ impl Accumulator {
             done: BTreeSet::new(),
             budget: 0,
             part_keys: Vec::new(),
+            keys_with_parts: BTreeSet::new(),
             current: 0,
             first_part: 0,
             response: ResponseState::default(),
@@ -353,6 +357,9 @@ impl Accumulator {
         // Parts are never taken out; were one, the keys stay aligned.
         self.part_keys.truncate(count);
         let missing = count - self.part_keys.len();
+        if missing > 0 {
+            self.keys_with_parts.insert(self.current);
+        }
         self.part_keys
             .extend(core::iter::repeat(self.current).take(missing));
     }
@@ -909,20 +916,13 @@ impl Accumulator {
     fn output<'v>(&mut self, output: impl View<'v>) {
         self.sync_parts();
         let first_new = self.part_keys.len();
-        let streamed: BTreeSet<u64> = self
-            .part_keys
-            .get(self.first_part..)
-            .unwrap_or_default()
-            .iter()
-            .copied()
-            .collect();
         for seen in [true, false] {
             for (index, item) in output.elements().enumerate() {
                 let Some(key) = self.key_at(index as u64) else {
                     break;
                 };
                 let done = self.done.contains(&key);
-                if (done || streamed.contains(&key)) != seen {
+                if (done || self.keys_with_parts.contains(&key)) != seen {
                     continue;
                 }
                 if done {
@@ -947,32 +947,38 @@ impl Accumulator {
     }
 
     /// Puts the parts made from `first_new` on (by the terminal response's
-    /// output, in output order) where their items' keys say among the
-    /// current response's parts: each before the first part there of a
-    /// later item, after the parts already put. The parts already there
-    /// keep their order.
+    /// output) where their items' keys say among the current response's
+    /// parts: in key order (an item's parts in the order made), each
+    /// after the parts already there of its item and earlier ones. The
+    /// parts already there keep their order.
     fn place_parts(&mut self, first_new: usize) {
         let keys = &self.part_keys;
-        let Some(&least) = keys.get(first_new..).and_then(|new| new.iter().min()) else {
+        let end = keys.len();
+        let key = |p: usize| keys.get(p).copied().unwrap_or(u64::MAX);
+        // Made in two passes (the items that streamed, then the others),
+        // the new parts need not be in key order themselves.
+        let mut new: Vec<usize> = (first_new..end).collect();
+        new.sort_by_key(|&p| key(p));
+        let Some(&least) = new.first() else {
             return;
         };
         // The first part that a new one goes before: nothing moves before it.
         let from = self.first_part.min(first_new);
-        let Some(start) = (from..first_new).find(|&p| keys.get(p).is_some_and(|&k| k > least))
-        else {
-            return;
-        };
-        let (mut old, end) = (start, keys.len());
-        let mut order = Vec::with_capacity(end - start);
-        for new in first_new..end {
-            let key = keys.get(new).copied().unwrap_or(u64::MAX);
-            while old < first_new && keys.get(old).is_some_and(|&k| k <= key) {
+        let start = (from..first_new)
+            .find(|&p| key(p) > key(least))
+            .unwrap_or(first_new);
+        let (mut old, mut order) = (start, Vec::with_capacity(end - start));
+        for &p in &new {
+            while old < first_new && key(old) <= key(p) {
                 order.push(old - start);
                 old += 1;
             }
-            order.push(new - start);
+            order.push(p - start);
         }
         order.extend((old..first_new).map(|p| p - start));
+        if order.iter().enumerate().all(|(to, &at)| to == at) {
+            return;
+        }
         // What moves: the text of every part from `start` on.
         let cost = self.builder.message().choices.get(&CHOICE).map_or(0, |c| {
             let parts = c.content.get(start..).unwrap_or_default();
