@@ -1302,3 +1302,24 @@ fn terminal_parts_are_placed_in_key_order_whichever_pass_made_them() {
     assert_eq!(o.choice().content, [text("X"), text("A"), text("B")]);
     assert_eq!(o.choice().text, "XAB");
 }
+
+/// A stream resumed after an item's first text: the terminal response's
+/// copy of that text goes before the text that streamed, as their
+/// content indices say.
+#[test]
+fn a_resumed_items_earlier_text_goes_before_its_streamed_text() {
+    let o = run(r#"
+        {"type":"response.output_text.delta","sequence_number":40,"output_index":1,"content_index":1,"delta":"Second."}
+        {"type":"response.output_text.done","sequence_number":41,"output_index":1,"content_index":1,"text":"Second."}
+        {"type":"response.completed","sequence_number":42,"response":{"id":"r","model":"m","status":"completed","output":[{"type":"reasoning","id":"rs","summary":[{"type":"summary_text","text":"Thought."}]},{"type":"message","id":"msg","role":"assistant","content":[{"type":"output_text","text":"First. ","annotations":[]},{"type":"output_text","text":"Second.","annotations":[]}]}]}}
+    "#);
+    assert_eq!(
+        o.choice().content,
+        [
+            reasoning("Thought.", None),
+            text("First. "),
+            text("Second.")
+        ]
+    );
+    assert_eq!(o.choice().text, "First. Second.");
+}

@@ -168,15 +168,18 @@ pub struct Accumulator {
     /// copies of early parts, or many terminal events each with one more
     /// early item, costs work in proportion to its bytes, not more.
     budget: usize,
-    /// The key of the item each content part belongs to, by position:
-    /// where an item filled from the terminal response goes.
-    part_keys: Vec<u64>,
+    /// Where each content part belongs, by position: its item's key, then
+    /// its place in the item. Where an item filled from the terminal
+    /// response goes.
+    part_keys: Vec<PartKey>,
     /// The keys in `part_keys`: the items that have parts (keys are not
     /// reused across the responses of a body, so this serves them all).
     keys_with_parts: BTreeSet<u64>,
     /// The key of the item being read: the parts made from now on are its
     /// (see [`Accumulator::sync_parts`]).
     current: u64,
+    /// The place in the current item of the parts made from now on.
+    within: (u8, u64),
     /// The position of the current response's first part: parts before
     /// it are earlier responses', never moved.
     first_part: usize,
@@ -241,6 +244,10 @@ impl SegmentKind {
     }
 }
 
+/// Where a content part belongs: its item's key, then its place in the
+/// item (see [`Accumulator::enter`]).
+type PartKey = (u64, u8, u64);
+
 /// What is known of one streamed text.
 #[derive(Debug, Clone, Default)]
 struct SegmentState {
@@ -302,6 +309,7 @@ impl Accumulator {
             part_keys: Vec::new(),
             keys_with_parts: BTreeSet::new(),
             current: 0,
+            within: (0, 0),
             first_part: 0,
             response: ResponseState::default(),
             usage_before: None,
@@ -340,6 +348,7 @@ impl Accumulator {
         };
         self.max_key = Some(self.max_key.map_or(key, |m| m.max(key)));
         self.current = key;
+        self.within = (0, 0);
         Some(key)
     }
 
@@ -360,8 +369,18 @@ impl Accumulator {
         if missing > 0 {
             self.keys_with_parts.insert(self.current);
         }
-        self.part_keys
-            .extend(core::iter::repeat(self.current).take(missing));
+        let key = (self.current, self.within.0, self.within.1);
+        self.part_keys.extend(core::iter::repeat(key).take(missing));
+    }
+
+    /// The parts made from now on are `segment`'s: its place in its item
+    /// (a message's content index; a reasoning item's summary, then its
+    /// content), so that a part of it that only the terminal response
+    /// carries goes before the parts of the item's later texts.
+    fn enter(&mut self, segment: Segment) {
+        self.sync_parts();
+        let rank = u8::from(segment.0 == SegmentKind::ReasoningText);
+        self.within = (rank, segment.2);
     }
 
     /// Starts the message if nothing did (streams whose first events were
@@ -411,6 +430,7 @@ impl Accumulator {
             return;
         }
         self.ensure_started();
+        self.enter(segment);
         if self.segment != Some(segment) {
             self.builder.break_part(CHOICE);
             self.segment = Some(segment);
@@ -448,6 +468,7 @@ impl Accumulator {
             return Some(part);
         }
         self.ensure_started();
+        self.enter(segment);
         let before = self.builder.last_part_position(CHOICE);
         self.builder.break_part(CHOICE);
         self.builder.begin_text(CHOICE);
@@ -954,7 +975,7 @@ impl Accumulator {
     fn place_parts(&mut self, first_new: usize) {
         let keys = &self.part_keys;
         let end = keys.len();
-        let key = |p: usize| keys.get(p).copied().unwrap_or(u64::MAX);
+        let key = |p: usize| keys.get(p).copied().unwrap_or((u64::MAX, 0, 0));
         // Made in two passes (the items that streamed, then the others),
         // the new parts need not be in key order themselves.
         let mut new: Vec<usize> = (first_new..end).collect();
@@ -1003,7 +1024,7 @@ impl Accumulator {
                 *slot = start + to;
             }
         }
-        let keys: Vec<u64> = order
+        let keys: Vec<PartKey> = order
             .iter()
             .filter_map(|&at| self.part_keys.get(start + at).copied())
             .collect();
