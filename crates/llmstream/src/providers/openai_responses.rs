@@ -79,9 +79,12 @@
 //!   event would have been: messages, refusals, tool calls, reasoning,
 //!   server tools kept raw. Their parts go where their output index says
 //!   among the parts of the same response (an item before the point where
-//!   a stream resumed before those that streamed), the running texts in
-//!   that order; the citations and phases of the parts they go before
-//!   move with those parts. Parts already there keep their order.
+//!   a stream resumed before those that streamed), and within an item
+//!   where their content (or summary) index says; the running texts in
+//!   that order; the citations, phases and log probabilities of the parts
+//!   they go before move with those parts. Parts already there keep their
+//!   order. The events cannot say so: the text of a part put before
+//!   others went out as a delta after them.
 //! - `response.completed` finishes with reason `completed` (normalized to
 //!   tool calls when the response called a tool, to stop otherwise);
 //!   `response.incomplete` with the reason in `incomplete_details`
