@@ -4,7 +4,9 @@
 //! recordings `crates/llmstream-cli/demo/openai-parallel-tools.sse` and
 //! `anthropic-thinking-tool.sse`, but long; the Gemini body is in the shape
 //! of `streamGenerateContent?alt=sse` (CRLF line ends, text parts, a whole
-//! `functionCall`), as in `tests/data/gemini/`.
+//! `functionCall`), as in `tests/data/gemini/`; the OpenAI Responses body
+//! in the shape of `POST /v1/responses` with `stream: true` (named events,
+//! each with its `sequence_number`), as in `tests/data/openai/resp_*.sse`.
 
 pub struct Rng(pub u64);
 
@@ -264,4 +266,199 @@ pub fn gemini_stream() -> Vec<u8> {
         ",\"finishReason\":\"STOP\"",
     );
     out.into_bytes()
+}
+
+/// A generated body and what it must give: the final text, reasoning and
+/// one tool call (id, name, arguments text).
+pub struct Expected {
+    pub body: Vec<u8>,
+    pub text: String,
+    pub reasoning: String,
+    pub call_id: &'static str,
+    pub name: &'static str,
+    pub arguments: String,
+}
+
+/// An OpenAI Responses stream being written: named events, numbered.
+struct Responses {
+    out: String,
+    sequence: u64,
+}
+
+impl Responses {
+    /// `event: name` and its payload `{"type":name,"sequence_number":n` +
+    /// `rest` + `}`; `rest` starts with `,`.
+    fn event(&mut self, name: &str, rest: &str) {
+        use std::fmt::Write;
+        write!(
+            self.out,
+            "event: {name}\ndata: {{\"type\":\"{name}\",\"sequence_number\":{}{rest}}}\n\n",
+            self.sequence
+        )
+        .unwrap();
+        self.sequence += 1;
+    }
+}
+
+/// The random padding OpenAI adds to delta events (`obfuscation`, on by
+/// default since August 2025) so their sizes do not give the text away.
+fn obfuscation(rng: &mut Rng) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    (0..2 + rng.below(14))
+        .map(|_| ALPHABET[rng.below(ALPHABET.len())] as char)
+        .collect()
+}
+
+/// The `response` object of `response.created` / `.completed`.
+fn responses_response(status: &str, output: &str, usage: &str) -> String {
+    format!(
+        "{{\"id\":\"resp_68demoQx7\",\"object\":\"response\",\"created_at\":1763769600,\"status\":\"{status}\",\"background\":false,\"error\":null,\"incomplete_details\":null,\"instructions\":null,\"max_output_tokens\":null,\"max_tool_calls\":null,\"model\":\"gpt-5-2025-08-07\",\"output\":[{output}],\"parallel_tool_calls\":true,\"previous_response_id\":null,\"prompt_cache_key\":null,\"reasoning\":{{\"effort\":\"medium\",\"summary\":\"auto\"}},\"safety_identifier\":null,\"service_tier\":\"default\",\"store\":false,\"temperature\":1.0,\"text\":{{\"format\":{{\"type\":\"text\"}},\"verbosity\":\"medium\"}},\"tool_choice\":\"auto\",\"tools\":[{{\"type\":\"function\",\"description\":\"Write a file in the workspace.\",\"name\":\"write_file\",\"parameters\":{{\"type\":\"object\",\"properties\":{{\"path\":{{\"type\":\"string\"}},\"blocks\":{{\"type\":\"array\"}}}},\"required\":[\"path\",\"blocks\"]}},\"strict\":false}}],\"top_logprobs\":0,\"top_p\":1.0,\"truncation\":\"disabled\",\"usage\":{usage},\"user\":null,\"metadata\":{{}}}}"
+    )
+}
+
+/// An OpenAI Responses body (`stream: true`, `store: false` with
+/// `include: ["reasoning.encrypted_content"]`): `response.created`,
+/// `response.in_progress`; a reasoning item whose summary streams in 1,500
+/// `reasoning_summary_text.delta` events; a message item whose text
+/// streams in 3,000 `output_text.delta` events; a `write_file`
+/// function_call item whose 256 KiB of arguments stream in 6–14-byte
+/// `function_call_arguments.delta` fragments; each text and the
+/// arguments repeated whole by their `.done` events, the items'
+/// `output_item.done` and the `response.completed` output, with usage.
+pub fn responses_expected() -> Expected {
+    let mut rng = Rng(0x94D0_49BB_1331_11EB);
+    let mut w = Responses {
+        out: String::new(),
+        sequence: 0,
+    };
+    let created = responses_response("in_progress", "", "null");
+    w.event("response.created", &format!(",\"response\":{created}"));
+    w.event("response.in_progress", &format!(",\"response\":{created}"));
+
+    // Reasoning, output 0.
+    let rs = "rs_68demoR3a5";
+    w.event(
+        "response.output_item.added",
+        &format!(",\"output_index\":0,\"item\":{{\"id\":\"{rs}\",\"type\":\"reasoning\",\"summary\":[]}}"),
+    );
+    w.event(
+        "response.reasoning_summary_part.added",
+        &format!(",\"item_id\":\"{rs}\",\"output_index\":0,\"summary_index\":0,\"part\":{{\"type\":\"summary_text\",\"text\":\"\"}}"),
+    );
+    let thinking = prose(&mut rng, 12_000);
+    let mut reasoning = String::new();
+    for piece in fragments(&mut rng, &thinking, 2, 14).iter().take(1500) {
+        reasoning.push_str(piece);
+        let obfuscation = obfuscation(&mut rng);
+        w.event(
+            "response.reasoning_summary_text.delta",
+            &format!(
+                ",\"item_id\":\"{rs}\",\"output_index\":0,\"summary_index\":0,\"delta\":{},\"obfuscation\":\"{obfuscation}\"",
+                json_string(piece)
+            ),
+        );
+    }
+    let summary = json_string(&reasoning);
+    w.event(
+        "response.reasoning_summary_text.done",
+        &format!(",\"item_id\":\"{rs}\",\"output_index\":0,\"summary_index\":0,\"text\":{summary}"),
+    );
+    w.event(
+        "response.reasoning_summary_part.done",
+        &format!(",\"item_id\":\"{rs}\",\"output_index\":0,\"summary_index\":0,\"part\":{{\"type\":\"summary_text\",\"text\":{summary}}}"),
+    );
+    let reasoning_item = format!("{{\"id\":\"{rs}\",\"type\":\"reasoning\",\"encrypted_content\":\"gAAAAABoDemoEncryptedReasoningOnlyForTheGeneratedStream==\",\"summary\":[{{\"type\":\"summary_text\",\"text\":{summary}}}]}}");
+    w.event(
+        "response.output_item.done",
+        &format!(",\"output_index\":0,\"item\":{reasoning_item}"),
+    );
+
+    // The message, output 1.
+    let msg = "msg_68demoM7c2";
+    w.event(
+        "response.output_item.added",
+        &format!(",\"output_index\":1,\"item\":{{\"id\":\"{msg}\",\"type\":\"message\",\"status\":\"in_progress\",\"content\":[],\"role\":\"assistant\"}}"),
+    );
+    w.event(
+        "response.content_part.added",
+        &format!(",\"item_id\":\"{msg}\",\"output_index\":1,\"content_index\":0,\"part\":{{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"\"}}"),
+    );
+    let answer = prose(&mut rng, 24_000);
+    let mut text = String::new();
+    for piece in fragments(&mut rng, &answer, 2, 14).iter().take(3000) {
+        text.push_str(piece);
+        let obfuscation = obfuscation(&mut rng);
+        w.event(
+            "response.output_text.delta",
+            &format!(
+                ",\"item_id\":\"{msg}\",\"output_index\":1,\"content_index\":0,\"delta\":{},\"logprobs\":[],\"obfuscation\":\"{obfuscation}\"",
+                json_string(piece)
+            ),
+        );
+    }
+    let whole = json_string(&text);
+    w.event(
+        "response.output_text.done",
+        &format!(",\"item_id\":\"{msg}\",\"output_index\":1,\"content_index\":0,\"text\":{whole},\"logprobs\":[]"),
+    );
+    let part =
+        format!("{{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":{whole}}}");
+    w.event(
+        "response.content_part.done",
+        &format!(",\"item_id\":\"{msg}\",\"output_index\":1,\"content_index\":0,\"part\":{part}"),
+    );
+    let message_item = format!("{{\"id\":\"{msg}\",\"type\":\"message\",\"status\":\"completed\",\"content\":[{part}],\"role\":\"assistant\"}}");
+    w.event(
+        "response.output_item.done",
+        &format!(",\"output_index\":1,\"item\":{message_item}"),
+    );
+
+    // The function call, output 2.
+    let fc = "fc_68demoF9d4";
+    let (call_id, name) = ("call_Wr1teF1le8", "write_file");
+    w.event(
+        "response.output_item.added",
+        &format!(",\"output_index\":2,\"item\":{{\"id\":\"{fc}\",\"type\":\"function_call\",\"status\":\"in_progress\",\"arguments\":\"\",\"call_id\":\"{call_id}\",\"name\":\"{name}\"}}"),
+    );
+    let arguments = big_arguments(&mut rng, 256 * 1024);
+    for fragment in fragments(&mut rng, &arguments, 6, 14) {
+        let obfuscation = obfuscation(&mut rng);
+        w.event(
+            "response.function_call_arguments.delta",
+            &format!(
+                ",\"item_id\":\"{fc}\",\"output_index\":2,\"delta\":{},\"obfuscation\":\"{obfuscation}\"",
+                json_string(&fragment)
+            ),
+        );
+    }
+    let args = json_string(&arguments);
+    w.event(
+        "response.function_call_arguments.done",
+        &format!(",\"item_id\":\"{fc}\",\"output_index\":2,\"arguments\":{args}"),
+    );
+    let call_item = format!("{{\"id\":\"{fc}\",\"type\":\"function_call\",\"status\":\"completed\",\"arguments\":{args},\"call_id\":\"{call_id}\",\"name\":\"{name}\"}}");
+    w.event(
+        "response.output_item.done",
+        &format!(",\"output_index\":2,\"item\":{call_item}"),
+    );
+
+    let completed = responses_response(
+        "completed",
+        &format!("{reasoning_item},{message_item},{call_item}"),
+        "{\"input_tokens\":1187,\"input_tokens_details\":{\"cached_tokens\":1024},\"output_tokens\":71420,\"output_tokens_details\":{\"reasoning_tokens\":2816},\"total_tokens\":72607}",
+    );
+    w.event("response.completed", &format!(",\"response\":{completed}"));
+    Expected {
+        body: w.out.into_bytes(),
+        text,
+        reasoning,
+        call_id,
+        name,
+        arguments,
+    }
+}
+
+/// The body of [`responses_expected`].
+pub fn responses_stream() -> Vec<u8> {
+    responses_expected().body
 }
