@@ -15,6 +15,7 @@ use alloc::string::String;
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::event::{FinishReason, StreamEvent, Usage};
 use super::message::{Choice, ErrorInfo, Message, Part, ToolCall};
+use super::sorted_map::SortedMap;
 use super::Provider;
 use crate::json::Value;
 
@@ -68,6 +69,16 @@ impl Flow {
 
     /// The text of `part`, if it is a part of this flow.
     pub(crate) fn text_of(self, part: &Part) -> Option<&str> {
+        match (self, part) {
+            (Flow::Text, Part::Text(t))
+            | (Flow::Reasoning, Part::Reasoning { text: t, .. })
+            | (Flow::Refusal, Part::Refusal(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The text of `part`, mutably, if it is a part of this flow.
+    fn text_of_mut(self, part: &mut Part) -> Option<&mut String> {
         match (self, part) {
             (Flow::Text, Part::Text(t))
             | (Flow::Reasoning, Part::Reasoning { text: t, .. })
@@ -299,11 +310,14 @@ impl MessageBuilder {
         }
         if let Some(c) = self.message.choices.get_mut(&choice) {
             flow.running(c).push_str(text);
-            match c.content.last_mut().filter(|_| merge) {
-                Some(Part::Text(t) | Part::Reasoning { text: t, .. } | Part::Refusal(t)) => {
-                    t.push_str(text)
-                }
-                _ => c.content.push(flow.part(text)),
+            match c
+                .content
+                .last_mut()
+                .filter(|_| merge)
+                .and_then(|p| flow.text_of_mut(p))
+            {
+                Some(t) => t.push_str(text),
+                None => c.content.push(flow.part(text)),
             }
         }
         self.emit(flow.event(choice, String::from(text)));
@@ -923,8 +937,10 @@ impl MessageBuilder {
         };
         let end = start.saturating_add(old.len());
         let in_place = flow.running_ref(c).get(start..end) == Some(old);
-        if let Some(Part::Text(t) | Part::Reasoning { text: t, .. } | Part::Refusal(t)) =
-            c.content.get_mut(position)
+        if let Some(t) = c
+            .content
+            .get_mut(position)
+            .and_then(|p| flow.text_of_mut(p))
         {
             *t = String::from(text);
         }
@@ -978,21 +994,28 @@ impl MessageBuilder {
     /// assert_eq!(c.citations.get(&0), None);
     /// ```
     pub fn reorder_parts(&mut self, choice: u64, start: usize, order: &[usize]) -> bool {
-        let Some(c) = self.message.choices.get_mut(&choice) else {
-            return false;
-        };
-        let Some(count) = c.content.len().checked_sub(start) else {
-            return false;
-        };
+        self.reorder(choice, start, order).is_some()
+    }
+
+    /// [`MessageBuilder::reorder_parts`], returning where each part went:
+    /// the new position of the part that was at `start + i`, at `i`.
+    pub(crate) fn reorder(
+        &mut self,
+        choice: u64,
+        start: usize,
+        order: &[usize],
+    ) -> Option<alloc::vec::Vec<usize>> {
+        let c = self.message.choices.get_mut(&choice)?;
+        let count = c.content.len().checked_sub(start)?;
         if order.len() != count {
-            return false;
+            return None;
         }
-        // The new position (from `start`) of each part, by its old one.
+        // The new position of each part, by its old one.
         let mut moved_to = alloc::vec![usize::MAX; count];
         for (new, &old) in order.iter().enumerate() {
             match moved_to.get_mut(old) {
-                Some(slot) if *slot == usize::MAX => *slot = new,
-                _ => return false,
+                Some(slot) if *slot == usize::MAX => *slot = start + new,
+                _ => return None,
             }
         }
         // Where each flow's running text holds the parts from `start` on:
@@ -1005,48 +1028,28 @@ impl MessageBuilder {
             }
         }
         let moved = |position: usize| match position.checked_sub(start) {
-            Some(at) => moved_to.get(at).map_or(position, |to| start + to),
+            Some(at) => moved_to.get(at).copied().unwrap_or(position),
             None => position,
         };
-        c.citations = core::mem::take(&mut c.citations)
-            .into_iter()
-            .map(|(p, v)| (moved(p), v))
-            .collect();
-        c.logprobs = core::mem::take(&mut c.logprobs)
-            .into_iter()
-            .map(|(p, v)| (moved(p), v))
-            .collect();
-        c.phases = core::mem::take(&mut c.phases)
-            .into_iter()
-            .map(|(p, v)| (moved(p), v))
-            .collect();
+        remap(&mut c.citations, moved);
+        remap(&mut c.logprobs, moved);
+        remap(&mut c.phases, moved);
         for (flow, tail) in Flow::ALL.into_iter().zip(tails) {
-            match tail {
-                Some(cut) => {
-                    let Choice {
-                        content,
-                        text,
-                        reasoning,
-                        refusal,
-                        ..
-                    } = &mut *c;
-                    let running = match flow {
-                        Flow::Text => Some(text),
-                        Flow::Reasoning => Some(reasoning),
-                        Flow::Refusal => refusal.as_mut(),
-                    };
-                    if let Some(running) = running {
-                        running.truncate(cut);
-                        let parts = content.get(start..).unwrap_or_default();
-                        for t in parts.iter().filter_map(|p| flow.text_of(p)) {
-                            running.push_str(t);
-                        }
-                    }
-                }
-                None => rebuild(c, flow),
+            let Some(cut) = tail else {
+                rebuild(c, flow);
+                continue;
+            };
+            let parts = c.content.get(start..).unwrap_or_default();
+            let moved_text: String = parts.iter().filter_map(|p| flow.text_of(p)).collect();
+            // None of this flow's text moved: its running text stays (and
+            // a refusal that never came stays `None`).
+            if !moved_text.is_empty() {
+                let running = flow.running(c);
+                running.truncate(cut);
+                running.push_str(&moved_text);
             }
         }
-        true
+        Some(moved_to)
     }
 
     /// Attaches a citation to the text part at `position` in `choice`'s
@@ -1096,6 +1099,14 @@ fn argument_event(choice: u64, call: u64, event: ArgumentEvent) -> StreamEvent {
             value,
         },
     }
+}
+
+/// Moves what `map` keeps by part position where `moved` says.
+fn remap<V>(map: &mut SortedMap<usize, V>, moved: impl Fn(usize) -> usize) {
+    *map = core::mem::take(map)
+        .into_iter()
+        .map(|(p, v)| (moved(p), v))
+        .collect();
 }
 
 /// Makes `flow`'s running text of `c` the concatenation of its parts

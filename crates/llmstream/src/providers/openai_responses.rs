@@ -1016,17 +1016,11 @@ impl Accumulator {
             )));
             return;
         }
-        if !self.builder.reorder_parts(CHOICE, start, &order) {
+        let Some(moved_to) = self.builder.reorder(CHOICE, start, &order) else {
             return;
-        }
+        };
         self.budget -= cost;
         // Every position kept here moves with its part.
-        let mut moved_to = alloc::vec![0; order.len()];
-        for (to, &at) in order.iter().enumerate() {
-            if let Some(slot) = moved_to.get_mut(at) {
-                *slot = start + to;
-            }
-        }
         let keys: Vec<PartKey> = order
             .iter()
             .filter_map(|&at| self.part_keys.get(start + at).copied())
