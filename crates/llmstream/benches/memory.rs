@@ -222,8 +222,9 @@ fn documents() {
         });
         drop(v);
         row("llmstream 16-byte pieces + `snapshot()`", h);
-        // A complete document read in place: one vector of entries and one
-        // text buffer (the input's copy), no tree of values.
+        // A complete document read in place: one vector of entries over
+        // the input, and the decoded text of the strings with escapes; no
+        // tree of values.
         let (v, h) = heap(|| {
             let mut tape = json::Tape::new();
             tape.parse(doc).expect("valid");

@@ -6,12 +6,22 @@
 //! costs an allocation per object, array and string, a free for each
 //! again, and moves of every member into place: most of the time of a
 //! stream, where the reader wants three fields of each payload. A [`Tape`]
-//! holds a document as one vector of fixed-size entries (a container
-//! records where it ends, so a reader skips it in one step) and one text
-//! buffer: a copy of the input, in which a string without escapes, a key
-//! or a number is only a place, then the decoded text of the strings with
-//! escapes. Both keep their capacity, so after the first few payloads a
-//! parse allocates nothing. [`Node`] reads it like a `&Value`.
+//! holds a document as one vector of 8-byte entries (a container records
+//! where it ends, so a reader skips it in one step) over the input itself:
+//! a string without escapes, a key or a number is only a place in the
+//! input, which the tape borrows, and only the strings with escapes are
+//! decoded, into one text buffer of the tape's. Both keep their capacity,
+//! so after the first few payloads a parse allocates nothing. [`Node`]
+//! reads it like a `&Value`.
+//!
+//! Its heap stays under the document's size on the documents of the
+//! benchmarks (issue 8 asks for at most twice): the entries of a large
+//! document are allocated once, at a bound counted first (one value at
+//! most per `[`, `{`, `,` and `:`, plus the root), and the decoded text
+//! never grows past what the rest of the input could decode to. A
+//! number-heavy document is the hard case: a coordinate `-73.123456,` is
+//! eleven bytes of text and one entry, so entries had to be 8 bytes, not
+//! the 12 of an enum of two `u32`s.
 //!
 //! The grammar is RFC 8259's, strictly, and the limits are
 //! [`Limits`]'. The fast path here only decides valid or not; for input
@@ -29,25 +39,140 @@ use super::scan::{escaped_char, hex_value, is_whitespace, string_run_end, surrog
 use super::value::{number_len, Map, Number, Value};
 use crate::utf8::{valid_prefix, End};
 
-/// The largest document a tape holds: decoded strings go after the copy
-/// of the input and are never longer than their source, so twice this
-/// fits the `u32` offsets of [`Entry`].
-const MAX_INPUT: u64 = (u32::MAX / 2) as u64;
+/// The largest document a tape holds: an [`Entry`] packs a place in the
+/// input or in the decoded text (never longer than the input) into 30
+/// bits, and a container's end and length (entries are at most half the
+/// input's bytes, plus one) too. A text's length fits too: a string has
+/// its quotes around it, and a number is held below [`MASK`] bytes.
+const MAX_INPUT: u64 = 1 << 30;
 
-/// One value of a document. Text lives in [`Tape::text`] at `at..at + len`;
+/// Documents longer than this have their values counted before they are
+/// read (see [`value_bound`]).
+const COUNTED: usize = 4096;
+
+/// One value of a document, as read back from its [`Packed`] form. Text
+/// lives at `at..at + len` of the input, or of [`Tape::text`] when `own`;
 /// a container's entries follow it, and `end` is the index just past them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Entry {
     Null,
     Bool(bool),
-    Number { at: u32, len: u32 },
-    String { at: u32, len: u32 },
+    Number(Text),
+    String(Text),
     Array { end: u32, len: u32 },
     Object { end: u32, len: u32 },
 }
 
+/// Where a number's or a string's text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Text {
+    at: u32,
+    len: u32,
+    /// In the tape's own text (decoded, or loaded from a [`Value`]), not
+    /// in the input.
+    own: bool,
+}
+
+/// An [`Entry`] in 8 bytes: its kind in the top three bits, then whether
+/// its text is the tape's own, then two 30-bit fields (`at` and `len`, or
+/// `end` and `len`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Packed(u64);
+
+/// The kinds of [`Packed`] entries; containers last, so that one compare
+/// tells them apart.
+mod kind {
+    pub(super) const NULL: u64 = 0;
+    pub(super) const FALSE: u64 = 1;
+    pub(super) const TRUE: u64 = 2;
+    pub(super) const NUMBER: u64 = 3;
+    pub(super) const STRING: u64 = 4;
+    pub(super) const ARRAY: u64 = 5;
+    pub(super) const OBJECT: u64 = 6;
+}
+
+const FIELD: u32 = 30;
+const MASK: u64 = (1 << FIELD) - 1;
+const OWN: u64 = 1 << (2 * FIELD);
+const KIND: u32 = 2 * FIELD + 1;
+
+impl Packed {
+    const NULL: Packed = Packed(kind::NULL << KIND);
+    const FALSE: Packed = Packed(kind::FALSE << KIND);
+    const TRUE: Packed = Packed(kind::TRUE << KIND);
+
+    /// `a` and `b` are below 2³⁰ by construction: every place, length and
+    /// index is bounded by the input's size, which [`MAX_INPUT`] bounds
+    /// (and a number's length by its clamped limit).
+    #[inline]
+    fn new(kind: u64, a: u32, b: u32) -> Packed {
+        debug_assert!(u64::from(a) <= MASK && u64::from(b) <= MASK);
+        Packed(kind << KIND | u64::from(a) << FIELD | u64::from(b))
+    }
+
+    #[inline]
+    fn text(kind: u64, text: Text) -> Packed {
+        let own = if text.own { OWN } else { 0 };
+        Packed(Packed::new(kind, text.at, text.len).0 | own)
+    }
+
+    fn pack(entry: Entry) -> Packed {
+        match entry {
+            Entry::Null => Packed::NULL,
+            Entry::Bool(false) => Packed::FALSE,
+            Entry::Bool(true) => Packed::TRUE,
+            Entry::Number(text) => Packed::text(kind::NUMBER, text),
+            Entry::String(text) => Packed::text(kind::STRING, text),
+            Entry::Array { end, len } => Packed::new(kind::ARRAY, end, len),
+            Entry::Object { end, len } => Packed::new(kind::OBJECT, end, len),
+        }
+    }
+
+    /// Whether this is a string of `len` bytes: the test of every key that
+    /// a reader looks up, made on the packed bits (the kind and the length,
+    /// whatever the place).
+    #[inline]
+    fn is_string_of_len(self, len: usize) -> bool {
+        self.0 & !(OWN | MASK << FIELD) == kind::STRING << KIND | len as u64
+    }
+
+    /// Where a text entry's text is: its place, and whether in the tape's
+    /// own text.
+    #[inline]
+    fn place(self) -> (usize, bool) {
+        ((self.0 >> FIELD & MASK) as usize, self.0 & OWN != 0)
+    }
+
+    /// The index past a container's entries, if this is one.
+    #[inline]
+    fn end(self) -> Option<u32> {
+        (self.0 >> KIND >= kind::ARRAY).then_some((self.0 >> FIELD & MASK) as u32)
+    }
+
+    #[inline]
+    fn unpack(self) -> Entry {
+        let a = (self.0 >> FIELD & MASK) as u32;
+        let b = (self.0 & MASK) as u32;
+        let text = Text {
+            at: a,
+            len: b,
+            own: self.0 & OWN != 0,
+        };
+        match self.0 >> KIND {
+            kind::FALSE => Entry::Bool(false),
+            kind::TRUE => Entry::Bool(true),
+            kind::NUMBER => Entry::Number(text),
+            kind::STRING => Entry::String(text),
+            kind::ARRAY => Entry::Array { end: a, len: b },
+            kind::OBJECT => Entry::Object { end: a, len: b },
+            _ => Entry::Null,
+        }
+    }
+}
+
 /// A parsed document, kept for reading, whose buffers are reused by the
-/// next [`Tape::parse`].
+/// next [`Tape::parse`]. It borrows the input it read, for as long as its
+/// [`Node`]s are read.
 ///
 /// ```
 /// use llmstream::json::Tape;
@@ -62,8 +187,8 @@ enum Entry {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Tape {
-    entries: Vec<Entry>,
-    /// The input, then the decoded text of strings with escapes.
+    entries: Vec<Packed>,
+    /// The decoded text of the strings with escapes.
     text: String,
     /// The open containers while parsing.
     open: Vec<Open>,
@@ -87,11 +212,13 @@ impl Tape {
         Tape::with_limits(Limits::new())
     }
 
-    /// An empty tape with these limits. A tape places text with 32-bit
-    /// offsets, so it holds documents of up to 2 GiB: a larger
-    /// `max_input_bytes` is lowered to that.
+    /// An empty tape with these limits. A tape places text with 30-bit
+    /// offsets, so it holds documents of up to 1 GiB (the default limit):
+    /// a larger `max_input_bytes` is lowered to that, and a
+    /// `max_number_bytes` of 1 GiB or more to one byte less.
     pub fn with_limits(mut limits: Limits) -> Self {
         limits.max_input_bytes = limits.max_input_bytes.min(MAX_INPUT);
+        limits.max_number_bytes = limits.max_number_bytes.min(MASK as usize);
         Tape {
             entries: Vec::new(),
             text: String::new(),
@@ -103,8 +230,8 @@ impl Tape {
     /// Parses one complete document (strict RFC 8259, this tape's limits),
     /// replacing what the tape held: its root. An error is the one
     /// [`parse`](super::parse) gives for the same input.
-    pub fn parse(&mut self, input: &[u8]) -> Result<Node<'_>, Error> {
-        if self.build(input).is_none() {
+    pub fn parse<'t>(&'t mut self, input: &'t [u8]) -> Result<Node<'t>, Error> {
+        let Some(source) = self.build(input) else {
             // Refused: the incremental parser says exactly why. Should it
             // accept what the fast path refused, its value is used, so the
             // result never depends on which path read the input.
@@ -113,29 +240,43 @@ impl Tape {
             self.entries.clear();
             self.text.clear();
             self.load(&value);
-        }
+            return Ok(Node {
+                tape: self,
+                source: "",
+                index: 0,
+            });
+        };
         Ok(Node {
             tape: self,
+            source,
             index: 0,
         })
     }
 
-    /// The whole fast path: `None` for anything invalid or over a limit.
-    fn build(&mut self, input: &[u8]) -> Option<()> {
+    /// The whole fast path: the input as text, or `None` for anything
+    /// invalid or over a limit.
+    fn build<'i>(&mut self, input: &'i [u8]) -> Option<&'i str> {
         self.entries.clear();
         self.text.clear();
         self.open.clear();
         if input.len() as u64 > self.limits.max_input_bytes {
             return None;
         }
-        // The input is validated and copied whole, once: then a string
-        // without escapes, a key or a number is only a place in that copy,
-        // found by the scan for its end, and nothing is copied per string.
+        // The input is validated whole, once: then a string without
+        // escapes, a key or a number is only a place in it, found by the
+        // scan for its end, and nothing is copied per string.
         let (source, end) = valid_prefix(input);
         if end != End::Valid {
             return None;
         }
-        self.text.push_str(source);
+        // Room for every entry at once, where the room a reused tape has
+        // might not do: growing a large document's entries by doubling held
+        // up to three times their size at the last move.
+        // (A small document's grow as they come: counting cost more than
+        // the parse of a provider's payload, and a reused tape has room.)
+        if input.len() > COUNTED && self.entries.capacity() <= input.len() / 2 {
+            self.entries.reserve(value_bound(input));
+        }
         let mut pos = skip_whitespace(input, 0);
         'value: loop {
             match *input.get(pos)? {
@@ -149,11 +290,8 @@ impl Tape {
                         len: 0,
                         object,
                     });
-                    self.entries.push(if object {
-                        Entry::Object { end: 0, len: 0 }
-                    } else {
-                        Entry::Array { end: 0, len: 0 }
-                    });
+                    let kind = if object { kind::OBJECT } else { kind::ARRAY };
+                    self.entries.push(Packed::new(kind, 0, 0));
                     pos = skip_whitespace(input, pos + 1);
                     let close = if object { b'}' } else { b']' };
                     if input.get(pos) == Some(&close) {
@@ -168,18 +306,16 @@ impl Tape {
                     }
                 }
                 b'"' => pos = self.string(source, pos + 1)?,
-                b't' => pos = self.literal(input, pos, b"true", Entry::Bool(true))?,
-                b'f' => pos = self.literal(input, pos, b"false", Entry::Bool(false))?,
-                b'n' => pos = self.literal(input, pos, b"null", Entry::Null)?,
+                b't' => pos = self.literal(input, pos, b"true", Packed::TRUE)?,
+                b'f' => pos = self.literal(input, pos, b"false", Packed::FALSE)?,
+                b'n' => pos = self.literal(input, pos, b"null", Packed::NULL)?,
                 _ => {
                     let len = number_len(input.get(pos..)?)?;
                     if len > self.limits.max_number_bytes {
                         return None;
                     }
-                    self.entries.push(Entry::Number {
-                        at: pos as u32,
-                        len: len as u32,
-                    });
+                    self.entries
+                        .push(Packed::new(kind::NUMBER, pos as u32, len as u32));
                     pos += len;
                 }
             }
@@ -187,7 +323,7 @@ impl Tape {
             loop {
                 pos = skip_whitespace(input, pos);
                 let Some(&Open { object, .. }) = self.open.last() else {
-                    return (pos == input.len()).then_some(());
+                    return (pos == input.len()).then_some(source);
                 };
                 match (*input.get(pos)?, object) {
                     (b',', _) => {
@@ -222,11 +358,9 @@ impl Tape {
             index, len: count, ..
         }) = self.open.pop()
         {
-            if let Some(Entry::Array { end: e, len } | Entry::Object { end: e, len }) =
-                self.entries.get_mut(index as usize)
-            {
-                *e = end;
-                *len = count;
+            if let Some(entry) = self.entries.get_mut(index as usize) {
+                // The kind stays; the end and length go in.
+                *entry = Packed::new(entry.0 >> KIND, end, count);
             }
         }
     }
@@ -244,7 +378,7 @@ impl Tape {
         Some(skip_whitespace(input, pos + 1))
     }
 
-    fn literal(&mut self, input: &[u8], pos: usize, word: &[u8], entry: Entry) -> Option<usize> {
+    fn literal(&mut self, input: &[u8], pos: usize, word: &[u8], entry: Packed) -> Option<usize> {
         if input.get(pos..pos + word.len())? != word {
             return None;
         }
@@ -254,43 +388,92 @@ impl Tape {
 
     /// A string body from `pos` (after the opening quote): where the
     /// closing quote is, plus one. Without escapes it is the place of its
-    /// text in the input's copy; with them, its text is decoded after it.
+    /// text in the input; with them, its text is decoded onto the tape's.
+    #[inline]
     fn string(&mut self, source: &str, start: usize) -> Option<usize> {
         let input = source.as_bytes();
-        let mut pos = start + string_run_end(input.get(start..)?);
+        let pos = start + string_run_end(input.get(start..)?);
         if input.get(pos) != Some(&b'\\') {
-            return self.end_string(input, pos, start, pos - start);
+            return self.end_string(input, pos, start, pos - start, false);
         }
+        self.escaped_string(source, start, pos)
+    }
+
+    /// [`Tape::string`] from its first escape at `pos`: kept apart, so
+    /// that the common string (a key, a short value) is read inline.
+    #[inline(never)]
+    fn escaped_string(&mut self, source: &str, start: usize, mut pos: usize) -> Option<usize> {
+        let input = source.as_bytes();
         let at = self.text.len();
-        // Runs end at ASCII bytes: character boundaries.
-        self.text.push_str(source.get(start..pos)?);
+        self.push_run(source, start, pos)?;
         while input.get(pos) == Some(&b'\\') {
             pos = self.escape(input, pos + 1)?;
             let run = string_run_end(input.get(pos..)?);
-            self.text.push_str(source.get(pos..pos + run)?);
+            self.push_run(source, pos, pos + run)?;
             pos += run;
         }
         let len = self.text.len() - at;
-        self.end_string(input, pos, at, len)
+        self.end_string(input, pos, at, len, true)
+    }
+
+    /// The plain run `from..to` of a string with escapes, onto the decoded
+    /// text (runs end at ASCII bytes: character boundaries).
+    #[inline]
+    fn push_run(&mut self, source: &str, from: usize, to: usize) -> Option<()> {
+        let run = source.get(from..to)?;
+        self.room(run.len(), source.len() - from);
+        self.text.push_str(run);
+        Some(())
+    }
+
+    /// Room on the decoded text for `need` more bytes decoded from the
+    /// input's last `rest` bytes. Not `String`'s doubling alone: on
+    /// text-heavy input nearly every string has an escape, and its last
+    /// doubling held the old text, and a new buffer of up to twice what was
+    /// needed. Doubling, but never past what the rest of the input can
+    /// decode to (decoded text is never longer than its source), so the
+    /// buffer is never larger than the document's decoded text can be.
+    #[inline]
+    fn room(&mut self, need: usize, rest: usize) {
+        let (len, capacity) = (self.text.len(), self.text.capacity());
+        if capacity - len < need {
+            let wanted = capacity
+                .saturating_mul(2)
+                .max(64)
+                .max(len + need)
+                .min(len + rest);
+            self.text.reserve_exact(wanted - len);
+        }
     }
 
     /// A string's closing quote at `pos` (anything else there is an error:
     /// a control character or the end of the input).
-    fn end_string(&mut self, input: &[u8], pos: usize, at: usize, len: usize) -> Option<usize> {
+    fn end_string(
+        &mut self,
+        input: &[u8],
+        pos: usize,
+        at: usize,
+        len: usize,
+        own: bool,
+    ) -> Option<usize> {
         if input.get(pos) != Some(&b'"') || len > self.limits.max_string_bytes {
             return None;
         }
-        self.entries.push(Entry::String {
+        let text = Text {
             at: at as u32,
             len: len as u32,
-        });
+            own,
+        };
+        self.entries.push(Packed::text(kind::STRING, text));
         Some(pos + 1)
     }
 
     /// An escape after its backslash, decoded onto `text`: where it ends.
     fn escape(&mut self, input: &[u8], pos: usize) -> Option<usize> {
         let byte = *input.get(pos)?;
+        let rest = input.len() - pos;
         if byte != b'u' {
+            self.room(1, rest);
             self.text.push(escaped_char(byte)?);
             return Some(pos + 1);
         }
@@ -304,14 +487,20 @@ impl Tape {
             // A lone low surrogate is not a `char`: `None`, as it should be.
             (char::from_u32(u32::from(unit))?, 5)
         };
+        self.room(c.len_utf8(), rest);
         self.text.push(c);
         Some(pos + used)
     }
 
-    fn push_text(&mut self, text: &str) -> u32 {
+    /// Text of a loaded value onto the tape's own.
+    fn push_text(&mut self, text: &str) -> Text {
         let at = self.text.len() as u32;
         self.text.push_str(text);
-        at
+        Text {
+            at,
+            len: text.len() as u32,
+            own: true,
+        }
     }
 
     /// Puts a value on the (cleared) tape: for input only the incremental
@@ -327,12 +516,11 @@ impl Tape {
         let mut next = Some(root);
         loop {
             match next.take() {
-                Some(Value::Null) => self.entries.push(Entry::Null),
-                Some(Value::Bool(b)) => self.entries.push(Entry::Bool(*b)),
+                Some(Value::Null) => self.entries.push(Packed::NULL),
+                Some(&Value::Bool(b)) => self.entries.push(Packed::pack(Entry::Bool(b))),
                 Some(Value::Number(n)) => {
-                    let at = self.push_text(n.as_str());
-                    let len = n.as_str().len() as u32;
-                    self.entries.push(Entry::Number { at, len });
+                    let text = self.push_text(n.as_str());
+                    self.entries.push(Packed::text(kind::NUMBER, text));
                 }
                 Some(Value::String(s)) => self.load_string(s),
                 Some(Value::Array(items)) => {
@@ -341,7 +529,7 @@ impl Tape {
                         len: items.len() as u32,
                         object: false,
                     });
-                    self.entries.push(Entry::Array { end: 0, len: 0 });
+                    self.entries.push(Packed::new(kind::ARRAY, 0, 0));
                     walks.push(Walk::Items(items.iter()));
                 }
                 Some(Value::Object(map)) => {
@@ -350,7 +538,7 @@ impl Tape {
                         len: map.len() as u32,
                         object: true,
                     });
-                    self.entries.push(Entry::Object { end: 0, len: 0 });
+                    self.entries.push(Packed::new(kind::OBJECT, 0, 0));
                     walks.push(Walk::Members(map.iter()));
                 }
                 None => {}
@@ -375,30 +563,44 @@ impl Tape {
     }
 
     fn load_string(&mut self, s: &str) {
-        let at = self.push_text(s);
-        let len = s.len() as u32;
-        self.entries.push(Entry::String { at, len });
+        let text = self.push_text(s);
+        self.entries.push(Packed::text(kind::STRING, text));
     }
 
     fn entry(&self, index: u32) -> Entry {
         self.entries
             .get(index as usize)
-            .copied()
-            .unwrap_or(Entry::Null)
-    }
-
-    fn text(&self, at: u32, len: u32) -> &str {
-        let at = at as usize;
-        self.text.get(at..at + len as usize).unwrap_or("")
+            .map_or(Entry::Null, |packed| packed.unpack())
     }
 
     /// The index just past the value at `index` (and its contents).
+    #[inline]
     fn skip(&self, index: u32) -> u32 {
-        match self.entry(index) {
-            Entry::Array { end, .. } | Entry::Object { end, .. } => end,
-            _ => index + 1,
-        }
+        self.entries
+            .get(index as usize)
+            .and_then(|packed| packed.end())
+            .unwrap_or(index + 1)
     }
+}
+
+/// An upper bound on the values of a document, keys counted: every value
+/// but the root comes after a `[`, a `,` or a `:` (the first key of an
+/// object after its `{`), each of which comes before one value at most.
+/// Those bytes inside strings only make the bound looser. Counted in
+/// blocks whose count fits a byte, which the compiler vectorizes.
+fn value_bound(input: &[u8]) -> usize {
+    let opens = |block: &[u8]| {
+        block
+            .iter()
+            .map(|&b| u8::from(matches!(b, b'[' | b'{' | b',' | b':')))
+            .fold(0u8, u8::wrapping_add)
+    };
+    let blocks = input.chunks_exact(128);
+    let mut count = 1 + usize::from(opens(blocks.remainder()));
+    for block in blocks {
+        count += usize::from(opens(block));
+    }
+    count
 }
 
 /// The four hex digits of a `\u` escape at `pos`.
@@ -416,10 +618,13 @@ fn skip_whitespace(input: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// A value on a [`Tape`]: reads like a `&Value`, borrowing its text.
+/// A value on a [`Tape`]: reads like a `&Value`, borrowing its text from
+/// the tape and the input.
 #[derive(Clone, Copy)]
 pub struct Node<'t> {
     tape: &'t Tape,
+    /// The input the tape read (empty when the tape holds a loaded value).
+    source: &'t str,
     index: u32,
 }
 
@@ -436,10 +641,19 @@ impl<'t> Node<'t> {
     }
 
     fn at(self, index: u32) -> Node<'t> {
-        Node {
-            tape: self.tape,
-            index,
-        }
+        Node { index, ..self }
+    }
+
+    /// The text of a number or a string.
+    #[inline]
+    fn text(self, text: Text) -> &'t str {
+        let from = if text.own {
+            self.tape.text.as_str()
+        } else {
+            self.source
+        };
+        let at = text.at as usize;
+        from.get(at..at + text.len as usize).unwrap_or("")
     }
 
     /// Whether this is `null`.
@@ -458,7 +672,7 @@ impl<'t> Node<'t> {
     /// The string's decoded text, if this is a string.
     pub fn as_str(self) -> Option<&'t str> {
         match self.entry() {
-            Entry::String { at, len } => Some(self.tape.text(at, len)),
+            Entry::String(text) => Some(self.text(text)),
             _ => None,
         }
     }
@@ -466,7 +680,7 @@ impl<'t> Node<'t> {
     /// The number's text exactly as written, if this is a number.
     pub fn as_number(self) -> Option<&'t str> {
         match self.entry() {
-            Entry::Number { at, len } => Some(self.tape.text(at, len)),
+            Entry::Number(text) => Some(self.text(text)),
             _ => None,
         }
     }
@@ -508,21 +722,25 @@ impl<'t> Node<'t> {
 
     /// The member `key` of an object (the last one if the key is repeated,
     /// as [`Map::get`]).
+    #[inline]
     pub fn get(self, key: &str) -> Option<Node<'t>> {
         let Entry::Object { end, .. } = self.entry() else {
             return None;
         };
-        // The hot loop of reading a payload: lengths are compared before
-        // any text, and no `&str` is made for the keys that differ.
+        // The hot loop of reading a payload: kinds and lengths are compared
+        // on the packed entries before any text, and no `&str` is made for
+        // the keys that differ.
         let (tape, wanted) = (self.tape, key.as_bytes());
         let mut found = None;
         let mut index = self.index + 1;
         while index < end {
-            if let Entry::String { at, len } = tape.entry(index) {
-                let at = at as usize;
-                if len as usize == wanted.len()
-                    && tape.text.as_bytes().get(at..at + wanted.len()) == Some(wanted)
-                {
+            let Some(&entry) = tape.entries.get(index as usize) else {
+                break;
+            };
+            if entry.is_string_of_len(wanted.len()) {
+                let (at, own) = entry.place();
+                let text = if own { tape.text.as_str() } else { self.source };
+                if text.as_bytes().get(at..at + wanted.len()) == Some(wanted) {
                     found = Some(index + 1);
                 }
             }
@@ -584,10 +802,8 @@ impl<'t> Node<'t> {
                 }
                 Entry::Null => Some(Value::Null),
                 Entry::Bool(b) => Some(Value::Bool(b)),
-                Entry::Number { at, len } => {
-                    Some(Value::Number(Number::from_valid(self.tape.text(at, len))))
-                }
-                Entry::String { at, len } => Some(Value::String(self.tape.text(at, len).into())),
+                Entry::Number(text) => Some(Value::Number(Number::from_valid(self.text(text)))),
+                Entry::String(text) => Some(Value::String(self.text(text).into())),
             };
             // Attach what is done, close what is finished, until there is a
             // next child to read.
@@ -674,9 +890,10 @@ mod tests {
     /// mistakes) accepts exactly what `parse` accepts, with its value.
     fn agrees(tape: &mut Tape, input: &[u8]) {
         let expected = super::super::parse(input);
-        let fast = tape.build(input).map(|()| {
+        let fast = tape.build(input).map(|source| {
             Node {
                 tape: &*tape,
+                source,
                 index: 0,
             }
             .to_value()
@@ -729,6 +946,120 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_packs_and_unpacks_every_field_at_its_extremes() {
+        let texts = [0, 1, MASK as u32 - 1, MASK as u32];
+        for at in texts {
+            for len in texts {
+                for own in [false, true] {
+                    let text = Text { at, len, own };
+                    for entry in [Entry::Number(text), Entry::String(text)] {
+                        assert_eq!(Packed::pack(entry).unpack(), entry);
+                    }
+                }
+                for entry in [
+                    Entry::Array { end: at, len },
+                    Entry::Object { end: at, len },
+                ] {
+                    assert_eq!(Packed::pack(entry).unpack(), entry);
+                }
+            }
+        }
+        for entry in [Entry::Null, Entry::Bool(false), Entry::Bool(true)] {
+            assert_eq!(Packed::pack(entry).unpack(), entry);
+            assert_eq!(Packed::pack(entry).end(), None);
+        }
+        // The readers' shortcuts on the packed bits.
+        let key = Text {
+            at: MASK as u32,
+            len: 7,
+            own: true,
+        };
+        let packed = Packed::pack(Entry::String(key));
+        assert!(packed.is_string_of_len(7));
+        assert!(!packed.is_string_of_len(6));
+        assert!(!Packed::pack(Entry::Number(key)).is_string_of_len(7));
+        assert_eq!(packed.place(), (MASK as usize, true));
+        assert_eq!(packed.end(), None);
+        let object = Packed::pack(Entry::Object { end: 9, len: 7 });
+        assert!(!object.is_string_of_len(7));
+        assert_eq!(object.end(), Some(9));
+        assert_eq!(Packed::pack(Entry::Array { end: 3, len: 1 }).end(), Some(3));
+        assert_eq!(core::mem::size_of::<Packed>(), 8);
+    }
+
+    #[test]
+    fn the_value_bound_is_never_below_the_entries() {
+        let mut docs: Vec<Vec<u8>> = vec![
+            b"1".to_vec(),
+            b"[]".to_vec(),
+            b"[[[[]]]]".to_vec(),
+            br#"{"":{"":[1,{}]}}"#.to_vec(),
+            br#"["a,b:c[d{", {"k": [1, 2.5, true, null]}]"#.to_vec(),
+        ];
+        // Every block size's edge: the count is kept a byte per block.
+        for n in [126, 127, 128, 129, 255, 256, 257, 1000] {
+            docs.push(alloc::format!("[{}1]", "1,".repeat(n)).into_bytes());
+            docs.push(alloc::format!("{{{}\"k\":0}}", "\"k\":[],".repeat(n)).into_bytes());
+        }
+        for n in [1, 64, 128] {
+            docs.push(alloc::format!("{}{}", "[".repeat(n), "]".repeat(n)).into_bytes());
+        }
+        let mut tape = Tape::new();
+        for doc in &docs {
+            tape.build(doc).expect("valid");
+            assert!(value_bound(doc) >= tape.entries.len(), "{doc:?}");
+        }
+        // Tight where the structure is all there is.
+        let array = alloc::format!("[{}1]", "1,".repeat(300));
+        assert_eq!(value_bound(array.as_bytes()), 302);
+        tape.build(array.as_bytes()).unwrap();
+        assert_eq!(tape.entries.len(), 302);
+    }
+
+    /// The heap a new tape takes for a document: its entries, its decoded
+    /// text and its stack of open containers, at their capacity.
+    fn held(tape: &Tape) -> usize {
+        tape.entries.capacity() * core::mem::size_of::<Packed>()
+            + tape.text.capacity()
+            + tape.open.capacity() * core::mem::size_of::<Open>()
+    }
+
+    #[test]
+    fn a_new_tape_holds_at_most_twice_the_document_it_reads() {
+        // Number-heavy: a coordinate is eleven bytes and one entry.
+        let mut coordinates = String::from(r#"{"type":"Polygon","coordinates":[["#);
+        for i in 0..20_000 {
+            if i > 0 {
+                coordinates.push(',');
+            }
+            let (x, y) = (i as f64 * 0.000_317 - 73.0, i as f64 * 0.000_131 + 40.0);
+            coordinates.push_str(&alloc::format!("[{x:.6},{y:.6}]"));
+        }
+        coordinates.push_str("]]}");
+        // Text-heavy: nearly every string has escapes to decode.
+        let mut text = String::from("[");
+        for i in 0..2_000 {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(
+                r#""line one\n\tline \"two\" \u00e9 and some more prose, to be decoded""#,
+            );
+        }
+        text.push(']');
+        for doc in [coordinates, text] {
+            let mut tape = Tape::new();
+            let value = tape.parse(doc.as_bytes()).unwrap().to_value();
+            assert_eq!(value, super::super::parse(doc.as_bytes()).unwrap());
+            // The decoded text never moved to a buffer larger than it can be.
+            assert!(tape.text.capacity() <= doc.len());
+            assert!(tape.entries.capacity() <= value_bound(doc.as_bytes()));
+            let held = held(&tape);
+            assert!(held <= 2 * doc.len(), "{held} bytes for {}", doc.len());
+        }
+    }
+
+    #[test]
     fn a_node_debugs_as_its_json() {
         let mut tape = Tape::new();
         let doc = tape.parse(br#"{"a": [1, "x"]}"#).unwrap();
@@ -741,10 +1072,12 @@ mod tests {
     }
 
     #[test]
-    fn a_tape_holds_at_most_two_gib() {
+    fn a_tape_holds_at_most_one_gib() {
         let tape = Tape::with_limits(Limits::unlimited(128));
         assert_eq!(tape.limits.max_input_bytes, MAX_INPUT);
-        assert!(MAX_INPUT * 2 <= u64::from(u32::MAX));
+        assert_eq!(tape.limits.max_number_bytes as u64, MASK);
+        // Every place and length of a document that large fits its field.
+        assert_eq!(MAX_INPUT - 1, MASK);
         assert_eq!(Tape::new().limits, Limits::new());
     }
 
@@ -756,6 +1089,7 @@ mod tests {
         tape.load(&value);
         let root = Node {
             tape: &tape,
+            source: "",
             index: 0,
         };
         assert_eq!(root.to_value(), value);

@@ -78,6 +78,7 @@ impl<'v> View<'v> for &'v Value {
 }
 
 impl<'t> View<'t> for Node<'t> {
+    #[inline]
     fn get(self, key: &str) -> Option<Self> {
         Node::get(self, key)
     }
