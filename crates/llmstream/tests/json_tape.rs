@@ -186,3 +186,88 @@ proptest! {
         prop_assert_eq!(got, expected, "{}", String::from_utf8_lossy(&bytes));
     }
 }
+
+/// Every way a `Node` reads, against the `Value` `json::parse` gives:
+/// kinds, scalars, lengths, elements by iteration and by index, members in
+/// order, and `get` for every key and for keys that are absent (or that
+/// only an escape spells).
+fn reads_as(node: json::Node<'_>, value: &Value) -> Result<(), TestCaseError> {
+    prop_assert_eq!(&node.to_value(), value);
+    prop_assert_eq!(node.is_null(), value.is_null());
+    prop_assert_eq!(node.as_bool(), value.as_bool());
+    prop_assert_eq!(node.as_str(), value.as_str());
+    prop_assert_eq!(node.as_number(), value.as_number().map(|n| n.as_str()));
+    prop_assert_eq!(node.as_u64(), value.as_u64());
+    prop_assert_eq!(node.as_i64(), value.as_i64());
+    prop_assert_eq!(node.is_array(), value.is_array());
+    prop_assert_eq!(node.is_object(), value.is_object());
+    match value {
+        Value::Array(items) => {
+            prop_assert_eq!(node.len(), Some(items.len()));
+            prop_assert_eq!(node.elements().count(), items.len());
+            for (i, item) in items.iter().enumerate() {
+                reads_as(node.get_index(i).expect("an element"), item)?;
+            }
+            prop_assert!(node.get_index(items.len()).is_none());
+            prop_assert_eq!(node.members().count(), 0);
+        }
+        Value::Object(map) => {
+            prop_assert_eq!(node.len(), Some(map.len()));
+            let members: Vec<_> = node.members().collect();
+            prop_assert_eq!(members.len(), map.len());
+            for ((key, member), (want_key, want)) in members.iter().zip(map.iter()) {
+                prop_assert_eq!(*key, &**want_key);
+                reads_as(*member, want)?;
+            }
+            for key in map.iter().map(|(k, _)| &**k).chain(["", "a", "é", "zz\n"]) {
+                let got = node.get(key).map(|n| n.to_value());
+                prop_assert_eq!(got.as_ref(), map.get(key), "key {:?}", key);
+            }
+            prop_assert_eq!(node.elements().count(), 0);
+        }
+        _ => {
+            prop_assert_eq!(node.len(), None);
+            prop_assert!(node.get("a").is_none());
+            prop_assert!(node.get_index(0).is_none());
+        }
+    }
+    Ok(())
+}
+
+/// Keys spelled with escapes and without, duplicated, and empty: `get`
+/// reads each from where its text is (the input, or the tape's decoded
+/// text).
+fn keyed_document() -> impl Strategy<Value = String> {
+    let key = prop_oneof![
+        Just(r#""""#),
+        Just(r#""a""#),
+        Just(r#""\u0061""#),
+        Just(r#""\u00e9""#),
+        Just(r#""é""#),
+        Just(r#""zz\n""#),
+        Just(r#""zz\u000a""#),
+    ];
+    prop::collection::vec((key, document()), 0..8).prop_map(|members| {
+        let members: Vec<String> = members.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+        format!("{{{}}}", members.join(","))
+    })
+}
+
+proptest! {
+    // Fewer cases: each is up to six documents of up to 400 copies.
+    #![proptest_config(common::config(64))]
+
+    /// One tape reused over documents of every size, small and past the
+    /// point where its entries grow: each reads exactly as its value.
+    #[test]
+    fn nodes_read_as_values_through_a_reused_tape(
+        docs in prop::collection::vec((keyed_document(), 1usize..400), 1..6),
+    ) {
+        let mut tape = Tape::new();
+        for (doc, copies) in docs {
+            let text = format!("[{}]", vec![doc.as_str(); copies].join(","));
+            let value = json::parse(text.as_bytes()).expect("valid");
+            reads_as(tape.parse(text.as_bytes()).expect("valid"), &value)?;
+        }
+    }
+}
