@@ -19,6 +19,7 @@
 //! names the mark: `expected a JSON value, found byte 0xef, which may
 //! start a UTF-8 byte order mark (strip any) at byte 0`.
 
+mod build;
 mod error;
 mod event;
 mod inline;
@@ -33,6 +34,7 @@ mod serde_impl;
 mod tape;
 mod value;
 mod view;
+mod walk;
 mod write;
 
 pub use error::{Error, ErrorKind, Expected};
@@ -61,6 +63,12 @@ pub fn parse(input: &[u8]) -> Result<Value, Error> {
 
 /// Parses one complete JSON document with these options.
 pub fn parse_with(input: &[u8], options: Options) -> Result<Value, Error> {
+    // The walk of a whole document first; for input it refuses (invalid,
+    // over a limit, or valid only under lenient options), the parser,
+    // which says exactly what is wrong and where.
+    if let Some(value) = build::build(input, &options.limits) {
+        return Ok(value);
+    }
     let mut parser = Parser::with_options(options.final_value().multiple_values(false));
     parser.push(input)?;
     parser.end()?;

@@ -40,9 +40,8 @@ use alloc::vec::Vec;
 use super::error::Error;
 use super::key::Key;
 use super::options::{Limits, Options};
-use super::scan::{escaped_char, hex_value, is_whitespace, string_run_end, surrogate_pair};
-use super::value::{number_len, Map, Number, Value};
-use crate::utf8::{valid_prefix, End};
+use super::value::{Map, Number, Value};
+use super::walk::{decode, plain_end, walk, Literal, Sink};
 
 /// The largest document a tape holds: an [`Entry`] packs a place in the
 /// input or in the decoded text (never longer than the input) into 30
@@ -268,88 +267,16 @@ impl Tape {
         self.entries.clear();
         self.text.clear();
         self.open.clear();
-        if input.len() as u64 > self.limits.max_input_bytes {
-            return None;
-        }
-        // The input is validated whole, once: then a string without
-        // escapes, a key or a number is only a place in it, found by the
-        // scan for its end, and nothing is copied per string.
-        let (source, end) = valid_prefix(input);
-        if end != End::Valid {
-            return None;
-        }
         self.bound = None;
-        let mut pos = skip_whitespace(input, 0);
-        'value: loop {
-            match *input.get(pos)? {
-                open @ (b'{' | b'[') => {
-                    if self.open.len() >= self.limits.max_depth {
-                        return None;
-                    }
-                    let object = open == b'{';
-                    self.open.push(Open {
-                        index: self.entries.len() as u32,
-                        len: 0,
-                        object,
-                    });
-                    let kind = if object { kind::OBJECT } else { kind::ARRAY };
-                    self.add(Packed::new(kind, 0, 0), input);
-                    pos = skip_whitespace(input, pos + 1);
-                    let close = if object { b'}' } else { b']' };
-                    if input.get(pos) == Some(&close) {
-                        pos += 1;
-                        self.close();
-                    } else {
-                        if object {
-                            pos = self.key(source, pos)?;
-                        }
-                        self.count();
-                        continue 'value;
-                    }
-                }
-                b'"' => pos = self.string(source, pos + 1)?,
-                b't' => pos = self.literal(input, pos, b"true", Packed::TRUE)?,
-                b'f' => pos = self.literal(input, pos, b"false", Packed::FALSE)?,
-                b'n' => pos = self.literal(input, pos, b"null", Packed::NULL)?,
-                _ => {
-                    let len = number_len(input.get(pos..)?)?;
-                    if len > self.limits.max_number_bytes {
-                        return None;
-                    }
-                    self.add(Packed::new(kind::NUMBER, pos as u32, len as u32), input);
-                    pos += len;
-                }
-            }
-            // After a value: its container's separators and ends.
-            loop {
-                pos = skip_whitespace(input, pos);
-                let Some(&Open { object, .. }) = self.open.last() else {
-                    return (pos == input.len()).then_some(source);
-                };
-                match (*input.get(pos)?, object) {
-                    (b',', _) => {
-                        pos = skip_whitespace(input, pos + 1);
-                        if object {
-                            pos = self.key(source, pos)?;
-                        }
-                        self.count();
-                        continue 'value;
-                    }
-                    (b'}', true) | (b']', false) => {
-                        pos += 1;
-                        self.close();
-                    }
-                    _ => return None,
-                }
-            }
-        }
+        let limits = self.limits;
+        walk(self, input, &limits)
     }
 
-    /// One more entry, read from `input`.
+    /// One more entry, read from `source`.
     #[inline]
-    fn add(&mut self, entry: Packed, input: &[u8]) {
+    fn add(&mut self, entry: Packed, source: &str) {
         if self.entries.len() == self.entries.capacity() {
-            self.grow(input);
+            self.grow(source.as_bytes());
         }
         self.entries.push(entry);
     }
@@ -368,152 +295,13 @@ impl Tape {
         self.entries.reserve_exact(wanted - len);
     }
 
-    /// One more element in the innermost container.
-    fn count(&mut self) {
-        if let Some(Open { len, .. }) = self.open.last_mut() {
-            *len += 1;
-        }
-    }
-
-    /// The innermost container ends after the last entry so far.
-    fn close(&mut self) {
-        let end = self.entries.len() as u32;
-        if let Some(Open {
-            index, len: count, ..
-        }) = self.open.pop()
-        {
-            if let Some(entry) = self.entries.get_mut(index as usize) {
-                // The kind stays; the end and length go in.
-                *entry = Packed::new(entry.0 >> KIND, end, count);
-            }
-        }
-    }
-
-    /// A key, its colon and the whitespace around: where the value starts.
-    fn key(&mut self, source: &str, pos: usize) -> Option<usize> {
-        let input = source.as_bytes();
-        if input.get(pos) != Some(&b'"') {
-            return None;
-        }
-        let pos = skip_whitespace(input, self.string(source, pos + 1)?);
-        if input.get(pos) != Some(&b':') {
-            return None;
-        }
-        Some(skip_whitespace(input, pos + 1))
-    }
-
-    fn literal(&mut self, input: &[u8], pos: usize, word: &[u8], entry: Packed) -> Option<usize> {
-        if input.get(pos..pos + word.len())? != word {
-            return None;
-        }
-        self.add(entry, input);
-        Some(pos + word.len())
-    }
-
-    /// A string body from `pos` (after the opening quote): where the
-    /// closing quote is, plus one. Without escapes it is the place of its
-    /// text in the input; with them, its text is decoded onto the tape's.
-    #[inline]
-    fn string(&mut self, source: &str, start: usize) -> Option<usize> {
-        let input = source.as_bytes();
-        let pos = start + string_run_end(input.get(start..)?);
-        if input.get(pos) != Some(&b'\\') {
-            return self.end_string(input, pos, start, pos - start, false);
-        }
-        self.escaped_string(source, start, pos)
-    }
-
-    /// [`Tape::string`] from its first escape at `pos`: kept apart, so
+    /// [`Sink::string`] from its first escape at `pos`: kept apart, so
     /// that the common string (a key, a short value) is read inline.
     #[inline(never)]
-    fn escaped_string(&mut self, source: &str, start: usize, mut pos: usize) -> Option<usize> {
-        let input = source.as_bytes();
+    fn escaped_string(&mut self, source: &str, start: usize, pos: usize) -> Option<(usize, usize)> {
         let at = self.text.len();
-        self.push_run(source, start, pos)?;
-        while input.get(pos) == Some(&b'\\') {
-            pos = self.escape(input, pos + 1)?;
-            let run = string_run_end(input.get(pos..)?);
-            self.push_run(source, pos, pos + run)?;
-            pos += run;
-        }
-        let len = self.text.len() - at;
-        self.end_string(input, pos, at, len, true)
-    }
-
-    /// The plain run `from..to` of a string with escapes, onto the decoded
-    /// text (runs end at ASCII bytes: character boundaries).
-    #[inline]
-    fn push_run(&mut self, source: &str, from: usize, to: usize) -> Option<()> {
-        let run = source.get(from..to)?;
-        self.room(run.len(), source.len() - from);
-        self.text.push_str(run);
-        Some(())
-    }
-
-    /// Room on the decoded text for `need` more bytes decoded from the
-    /// input's last `rest` bytes. Not `String`'s doubling alone: on
-    /// text-heavy input nearly every string has an escape, and its last
-    /// doubling held the old text, and a new buffer of up to twice what was
-    /// needed. Doubling, but never past what the rest of the input can
-    /// decode to (decoded text is never longer than its source), so the
-    /// buffer is never larger than the document's decoded text can be.
-    #[inline]
-    fn room(&mut self, need: usize, rest: usize) {
-        let (len, capacity) = (self.text.len(), self.text.capacity());
-        if capacity - len < need {
-            let wanted = capacity
-                .saturating_mul(2)
-                .max(64)
-                .max(len + need)
-                .min(len + rest);
-            self.text.reserve_exact(wanted - len);
-        }
-    }
-
-    /// A string's closing quote at `pos` (anything else there is an error:
-    /// a control character or the end of the input).
-    fn end_string(
-        &mut self,
-        input: &[u8],
-        pos: usize,
-        at: usize,
-        len: usize,
-        own: bool,
-    ) -> Option<usize> {
-        if input.get(pos) != Some(&b'"') || len > self.limits.max_string_bytes {
-            return None;
-        }
-        let text = Text {
-            at: at as u32,
-            len: len as u32,
-            own,
-        };
-        self.add(Packed::text(kind::STRING, text), input);
-        Some(pos + 1)
-    }
-
-    /// An escape after its backslash, decoded onto `text`: where it ends.
-    fn escape(&mut self, input: &[u8], pos: usize) -> Option<usize> {
-        let byte = *input.get(pos)?;
-        let rest = input.len() - pos;
-        if byte != b'u' {
-            self.room(1, rest);
-            self.text.push(escaped_char(byte)?);
-            return Some(pos + 1);
-        }
-        let unit = hex4(input, pos + 1)?;
-        let (c, used) = if (0xD800..=0xDBFF).contains(&unit) {
-            if input.get(pos + 5..pos + 7)? != b"\\u" {
-                return None;
-            }
-            (surrogate_pair(unit, hex4(input, pos + 7)?)?, 11)
-        } else {
-            // A lone low surrogate is not a `char`: `None`, as it should be.
-            (char::from_u32(u32::from(unit))?, 5)
-        };
-        self.room(c.len_utf8(), rest);
-        self.text.push(c);
-        Some(pos + used)
+        let end = decode(&mut self.text, source, start, pos, room)?;
+        Some((end, at))
     }
 
     /// Text of a loaded value onto the tape's own.
@@ -607,6 +395,120 @@ impl Tape {
     }
 }
 
+/// The tape's side of a walk: an entry per value, a container's filled
+/// in when it closes.
+impl Sink for Tape {
+    #[inline]
+    fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    #[inline]
+    fn innermost(&self) -> Option<bool> {
+        self.open.last().map(|open| open.object)
+    }
+
+    #[inline]
+    fn open(&mut self, object: bool, source: &str) {
+        self.open.push(Open {
+            index: self.entries.len() as u32,
+            len: 0,
+            object,
+        });
+        let kind = if object { kind::OBJECT } else { kind::ARRAY };
+        self.add(Packed::new(kind, 0, 0), source);
+    }
+
+    #[inline]
+    fn element(&mut self) {
+        if let Some(Open { len, .. }) = self.open.last_mut() {
+            *len += 1;
+        }
+    }
+
+    /// The innermost container ends after the last entry so far.
+    #[inline]
+    fn close(&mut self) {
+        let end = self.entries.len() as u32;
+        if let Some(Open {
+            index, len: count, ..
+        }) = self.open.pop()
+        {
+            if let Some(entry) = self.entries.get_mut(index as usize) {
+                // The kind stays; the end and length go in.
+                *entry = Packed::new(entry.0 >> KIND, end, count);
+            }
+        }
+    }
+
+    /// Without escapes, the string is the place of its text in the input;
+    /// with them, its text is decoded onto the tape's. A key is an entry
+    /// like any string.
+    #[inline]
+    fn string(&mut self, source: &str, start: usize, _key: bool, limits: &Limits) -> Option<usize> {
+        let input = source.as_bytes();
+        let pos = plain_end(source, start)?;
+        let (end, text) = if input.get(pos) == Some(&b'\\') {
+            let (end, at) = self.escaped_string(source, start, pos)?;
+            let text = Text {
+                at: at as u32,
+                len: (self.text.len() - at) as u32,
+                own: true,
+            };
+            (end, text)
+        } else {
+            let text = Text {
+                at: start as u32,
+                len: (pos - start) as u32,
+                own: false,
+            };
+            (pos, text)
+        };
+        // Anything but the closing quote here is an error: a control
+        // character or the end of the input.
+        if input.get(end) != Some(&b'"') || text.len as usize > limits.max_string_bytes {
+            return None;
+        }
+        self.add(Packed::text(kind::STRING, text), source);
+        Some(end + 1)
+    }
+
+    #[inline]
+    fn number(&mut self, source: &str, at: usize, len: usize) {
+        self.add(Packed::new(kind::NUMBER, at as u32, len as u32), source);
+    }
+
+    #[inline]
+    fn literal(&mut self, literal: Literal, source: &str) {
+        let entry = match literal {
+            Literal::Null => Packed::NULL,
+            Literal::False => Packed::FALSE,
+            Literal::True => Packed::TRUE,
+        };
+        self.add(entry, source);
+    }
+}
+
+/// Room on a tape's decoded text for `need` more bytes decoded from the
+/// input's last `rest` bytes. Not `String`'s doubling alone: on
+/// text-heavy input nearly every string has an escape, and its last
+/// doubling held the old text, and a new buffer of up to twice what was
+/// needed. Doubling, but never past what the rest of the input can decode
+/// to (decoded text is never longer than its source), so the buffer is
+/// never larger than the document's decoded text can be.
+#[inline]
+fn room(text: &mut String, need: usize, rest: usize) {
+    let (len, capacity) = (text.len(), text.capacity());
+    if capacity - len < need {
+        let wanted = capacity
+            .saturating_mul(2)
+            .max(64)
+            .max(len + need)
+            .min(len + rest);
+        text.reserve_exact(wanted - len);
+    }
+}
+
 /// An upper bound on the values of a document, keys counted: every value
 /// but the root comes after a `[`, a `,` or a `:` (the first key of an
 /// object after its `{`), each of which comes before one value at most.
@@ -625,21 +527,6 @@ fn value_bound(input: &[u8]) -> usize {
         count += usize::from(opens(block));
     }
     count
-}
-
-/// The four hex digits of a `\u` escape at `pos`.
-fn hex4(input: &[u8], pos: usize) -> Option<u16> {
-    input
-        .get(pos..pos + 4)?
-        .iter()
-        .try_fold(0u16, |unit, &b| Some(unit << 4 | u16::from(hex_value(b)?)))
-}
-
-fn skip_whitespace(input: &[u8], mut pos: usize) -> usize {
-    while input.get(pos).is_some_and(|&b| is_whitespace(b)) {
-        pos += 1;
-    }
-    pos
 }
 
 /// A value on a [`Tape`]: reads like a `&Value`, borrowing its text from
