@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 use super::key::Key;
 use super::options::Limits;
 use super::value::{Map, Number, Value};
-use super::walk::{decode, plain_end, walk, Literal, Sink};
+use super::walk::{closed, decode, plain_end, walk, Literal, Sink};
 
 /// The value of one complete document (strict RFC 8259, within `limits`),
 /// or `None` for anything the walk refuses.
@@ -115,18 +115,14 @@ impl Sink for Tree {
         } else {
             (pos, source.get(start..pos)?)
         };
-        // Anything but the closing quote here is an error: a control
-        // character or the end of the input.
-        if input.get(end) != Some(&b'"') || text.len() > limits.max_string_bytes {
-            return None;
-        }
+        let after = closed(input, end, text.len(), limits)?;
         if key {
             self.keys.push(Key::from(text));
         } else {
             let value = Value::String(String::from(text));
             self.attach(value);
         }
-        Some(end + 1)
+        Some(after)
     }
 
     #[inline]

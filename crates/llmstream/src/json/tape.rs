@@ -41,7 +41,7 @@ use super::error::Error;
 use super::key::Key;
 use super::options::{Limits, Options};
 use super::value::{Map, Number, Value};
-use super::walk::{decode, plain_end, walk, Literal, Sink};
+use super::walk::{closed, decode, plain_end, walk, Literal, Sink};
 
 /// The largest document a tape holds: an [`Entry`] packs a place in the
 /// input or in the decoded text (never longer than the input) into 30
@@ -464,13 +464,9 @@ impl Sink for Tape {
             };
             (pos, text)
         };
-        // Anything but the closing quote here is an error: a control
-        // character or the end of the input.
-        if input.get(end) != Some(&b'"') || text.len as usize > limits.max_string_bytes {
-            return None;
-        }
+        let after = closed(input, end, text.len as usize, limits)?;
         self.add(Packed::text(kind::STRING, text), source);
-        Some(end + 1)
+        Some(after)
     }
 
     #[inline]

@@ -158,6 +158,15 @@ pub(super) fn plain_end(source: &str, start: usize) -> Option<usize> {
     Some(start + string_run_end(source.as_bytes().get(start..)?))
 }
 
+/// Where a string body whose text ends at `end` (before what must be its
+/// closing quote: anything else there is an error, a control character
+/// or the end of the input), `len` bytes decoded, ends: past its quote,
+/// if it is closed and within `limits`.
+#[inline]
+pub(super) fn closed(input: &[u8], end: usize, len: usize, limits: &Limits) -> Option<usize> {
+    (input.get(end) == Some(&b'"') && len <= limits.max_string_bytes).then_some(end + 1)
+}
+
 /// Decodes a string body onto `text`, from `start` (after its opening
 /// quote) with its first escape at `pos`: where the body ends (at what
 /// should be its closing quote, for the caller to check). `room` is
