@@ -5,11 +5,12 @@
 //! for being resumable: a state per grammar position, an event made for
 //! every value, the value attached where the snapshot policy wants it. A
 //! whole document needs none of that. Walked here (see
-//! [`walk`](super::walk)), the 1 MiB twitter-like document takes 22% fewer
-//! instructions and the GeoJSON-like one 19% (BENCHMARKS.md, ninth
-//! session). Containers are built at their exact size, as the parser
-//! builds them: the elements of the open containers wait on two shared
-//! stacks and are moved into place when their container closes.
+//! [`walk`](super::walk)), the twitter-like and GeoJSON-like documents of
+//! the benchmarks take a fifth fewer instructions, text a tenth
+//! (BENCHMARKS.md, ninth session). Containers are built at their exact
+//! size, as the parser builds them: the elements of the open containers
+//! wait on two shared stacks and are moved into place when their
+//! container closes.
 
 use alloc::string::String;
 use alloc::vec::Vec;
