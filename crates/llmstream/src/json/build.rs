@@ -146,16 +146,12 @@ impl Sink for Tree {
 mod tests {
     extern crate std;
     use super::*;
-    use crate::json::{Error, Options, Parser};
+    use crate::json::{Error, Options};
     use alloc::vec;
 
     /// What the incremental parser alone makes of `input`.
     fn parsed(input: &[u8], limits: Limits) -> Result<Value, Error> {
-        let options = Options::new().limits(limits).final_value();
-        let mut parser = Parser::with_options(options);
-        parser.push(input)?;
-        parser.end()?;
-        Ok(parser.into_value().unwrap_or_default())
+        crate::json::parse_incrementally(input, Options::new().limits(limits))
     }
 
     /// The walk accepts exactly what the parser accepts, with its value.

@@ -69,6 +69,12 @@ pub fn parse_with(input: &[u8], options: Options) -> Result<Value, Error> {
     if let Some(value) = build::build(input, &options.limits) {
         return Ok(value);
     }
+    parse_incrementally(input, options)
+}
+
+/// [`parse_with`] by the incremental parser alone: what the walk refused
+/// (for a [`Tape`] too, whose own walk refused it already).
+pub(crate) fn parse_incrementally(input: &[u8], options: Options) -> Result<Value, Error> {
     let mut parser = Parser::with_options(options.final_value().multiple_values(false));
     parser.push(input)?;
     parser.end()?;

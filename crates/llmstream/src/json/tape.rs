@@ -244,7 +244,7 @@ impl Tape {
             // accept what the fast path refused, its value is used, so the
             // result never depends on which path read the input.
             let options = Options::new().limits(self.limits);
-            let value = super::parse_with(input, options)?;
+            let value = super::parse_incrementally(input, options)?;
             self.entries.clear();
             self.text.clear();
             self.load(&value);
