@@ -222,6 +222,43 @@ mod tests {
         }
     }
 
+    /// Whatever the options, `parse_with` gives what the parser alone
+    /// gives: the walk accepts only strict single documents, which every
+    /// option reads alike, and leaves the rest to the parser.
+    #[test]
+    fn parse_with_is_the_parser_s_under_every_option() {
+        let inputs: [&[u8]; 12] = [
+            br#"{"a":[1,2],"a":{"b":null}}"#,
+            b"[1,2,]",
+            br#"{"a":1,}"#,
+            b"1 2",
+            b"{} x",
+            b"[] []",
+            b"\xEF\xBB\xBF{}",
+            b" 12 ",
+            b"12",
+            br#""\ud800""#,
+            b"",
+            b"[1e5, -0.0, 123456789012345678901234567890]",
+        ];
+        for input in inputs {
+            for bits in 0..32u8 {
+                let options = Options::new()
+                    .trailing_commas(bits & 1 != 0)
+                    .growing_numbers(bits & 2 != 0)
+                    .multiple_values(bits & 4 != 0)
+                    .snapshot(bits & 8 != 0)
+                    .stop_after_value(bits & 16 != 0);
+                assert_eq!(
+                    crate::json::parse_with(input, options),
+                    crate::json::parse_incrementally(input, options),
+                    "{:?} with {options:?}",
+                    String::from_utf8_lossy(input)
+                );
+            }
+        }
+    }
+
     #[test]
     fn containers_are_built_at_their_exact_size() {
         let doc = br#"[[1,2,3],{"a":[4],"b":{"c":[5,6]}},[],{}]"#;
