@@ -28,11 +28,11 @@
 //! `-73.123456,` is eleven bytes of text and one entry, so entries had to
 //! be 8 bytes, not the 12 of an enum of two `u32`s.
 //!
-//! The grammar is RFC 8259's, strictly, and the limits are
-//! [`Limits`]'. The fast path here only decides valid or not; for input
-//! it refuses, [`Tape::parse`] runs the incremental [`Parser`](super::Parser)
-//! to report exactly what is wrong and where, as [`parse`](super::parse)
-//! would.
+//! The document is read by the walk that [`parse`](super::parse) reads
+//! one with too (`json/walk.rs`): RFC 8259's grammar, strictly, within
+//! [`Limits`], deciding only valid or not. For input it refuses,
+//! [`Tape::parse`] runs the incremental [`Parser`](super::Parser) to
+//! report exactly what is wrong and where, as `parse` would.
 
 use alloc::string::String;
 use alloc::vec::Vec;
