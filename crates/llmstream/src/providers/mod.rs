@@ -229,6 +229,10 @@ pub trait Accumulator: fmt::Debug + Send + Sync {
 }
 
 /// Reads an unsigned integer member (wire indices and token counts).
+/// Inline, as [`get_str`]: since a tape node carries its input (32 bytes),
+/// the call took Gemini's end-to-end bench 2.7% more instructions (and
+/// OpenAI Chat's 1.1% fewer; no attribute does better on both).
+#[inline]
 pub(crate) fn get_u64<'v>(value: impl View<'v>, key: &str) -> Option<u64> {
     value.get(key).and_then(View::as_u64)
 }
