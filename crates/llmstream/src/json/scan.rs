@@ -113,6 +113,16 @@ pub(crate) fn is_whitespace(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
+/// The index of the first byte at or after `pos` that is not whitespace
+/// (`bytes.len()` if none).
+#[inline]
+pub(crate) fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(|&b| is_whitespace(b)) {
+        pos += 1;
+    }
+    pos
+}
+
 /// The bytes of one UTF-8 sequence cut by the end of a piece, waiting for
 /// the rest. At most three bytes ever wait (a four-byte sequence less one).
 #[derive(Clone, Copy, Debug, Default)]

@@ -551,16 +551,23 @@ impl<'t> Node<'t> {
         Node { index, ..self }
     }
 
-    /// The text of a number or a string.
+    /// Where texts are: the tape's own, or the input.
     #[inline]
-    fn text(self, text: Text) -> &'t str {
-        let from = if text.own {
+    fn buffer(self, own: bool) -> &'t str {
+        if own {
             self.tape.text.as_str()
         } else {
             self.source
-        };
+        }
+    }
+
+    /// The text of a number or a string.
+    #[inline]
+    fn text(self, text: Text) -> &'t str {
         let at = text.at as usize;
-        from.get(at..at + text.len as usize).unwrap_or("")
+        self.buffer(text.own)
+            .get(at..at + text.len as usize)
+            .unwrap_or("")
     }
 
     /// Whether this is `null`.
@@ -646,8 +653,7 @@ impl<'t> Node<'t> {
             };
             if entry.is_string_of_len(wanted.len()) {
                 let (at, own) = entry.place();
-                let text = if own { tape.text.as_str() } else { self.source };
-                if text.as_bytes().get(at..at + wanted.len()) == Some(wanted) {
+                if self.buffer(own).as_bytes().get(at..at + wanted.len()) == Some(wanted) {
                     found = Some(index + 1);
                 }
             }

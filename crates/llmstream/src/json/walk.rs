@@ -15,7 +15,7 @@
 use alloc::string::String;
 
 use super::options::Limits;
-use super::scan::{escaped_char, hex_value, is_whitespace, string_run_end, surrogate_pair};
+use super::scan::{escaped_char, hex_value, skip_whitespace, string_run_end, surrogate_pair};
 use super::value::number_len;
 use crate::utf8::{valid_prefix, End};
 
@@ -233,11 +233,4 @@ fn hex4(input: &[u8], pos: usize) -> Option<u16> {
         .get(pos..pos + 4)?
         .iter()
         .try_fold(0u16, |unit, &b| Some(unit << 4 | u16::from(hex_value(b)?)))
-}
-
-fn skip_whitespace(input: &[u8], mut pos: usize) -> usize {
-    while input.get(pos).is_some_and(|&b| is_whitespace(b)) {
-        pos += 1;
-    }
-    pos
 }

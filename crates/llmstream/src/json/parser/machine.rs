@@ -5,7 +5,7 @@ use super::feed::Input;
 use super::{Container, Escape, Num, Parser, Raw, State, Step, Word};
 use crate::json::error::{Error, ErrorKind, Expected, Note};
 use crate::json::path::Segment;
-use crate::json::scan::is_whitespace;
+use crate::json::scan::{is_whitespace, skip_whitespace};
 
 impl Parser {
     /// How many segments name the value being parsed now: before an
@@ -487,13 +487,4 @@ pub(super) fn member_key(segments: &[Segment], depth: usize) -> &str {
         Some(Segment::Key(key)) => key,
         _ => "",
     }
-}
-
-/// The index of the first byte at or after `pos` that is not whitespace
-/// (`bytes.len()` if none).
-fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
-    while bytes.get(pos).is_some_and(|&b| is_whitespace(b)) {
-        pos += 1;
-    }
-    pos
 }
