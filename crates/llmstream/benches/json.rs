@@ -215,6 +215,16 @@ fn run(implementation: &str, doc: &[u8], scratch: &mut Scratch) {
         "simd_json_owned" => drop(black_box(simd_json_owned(doc, &mut scratch.0))),
         "memchr" => drop(black_box(memchr_scan(doc))),
         "llmstream_push_snapshot" => drop(black_box(llmstream_stream(doc, PIECE))),
+        // Not timed by criterion: for `one`, what the 16-byte stream costs
+        // without a live value (BENCHMARKS.md, "Why goals are missed").
+        "llmstream_push_no_snapshot" => {
+            let mut parser = Parser::with_options(Options::new().snapshot(false));
+            for piece in doc.chunks(PIECE) {
+                parser.push(piece).expect("valid");
+            }
+            parser.end().expect("valid");
+            drop(black_box(parser));
+        }
         "jiter_reparse_trailing_strings" => jiter_reparse(doc, PIECE, &mut scratch.0),
         "naive_close_serde_json_reparse" => {
             naive_reparse(doc, PIECE, &mut scratch.0, &mut scratch.1)
