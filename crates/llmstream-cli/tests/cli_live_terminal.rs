@@ -29,12 +29,12 @@
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+use portable_pty::CommandBuilder;
+
+mod pty;
 
 const BIN: &str = env!("CARGO_BIN_EXE_llmstream");
 
@@ -67,21 +67,6 @@ impl Screen {
 /// Runs `llmstream args…` in a `rows`×`cols` pseudo-terminal until it exits;
 /// `None` (with a note on stderr) where no pseudo-terminal can be opened.
 fn run_in_pty(args: &[&str], rows: u16, cols: u16, no_color: bool) -> Option<Screen> {
-    let size = PtySize {
-        rows,
-        cols,
-        pixel_width: 0,
-        pixel_height: 0,
-    };
-    let pair = match native_pty_system().openpty(size) {
-        Ok(pair) => pair,
-        Err(e) => {
-            eprintln!(
-                "skipped: cannot open a pseudo-terminal ({e}); the live view's fancy mode is not tested"
-            );
-            return None;
-        }
-    };
     let mut cmd = CommandBuilder::new(BIN);
     cmd.args(args);
     cmd.cwd(env!("CARGO_MANIFEST_DIR"));
@@ -93,59 +78,8 @@ fn run_in_pty(args: &[&str], rows: u16, cols: u16, no_color: bool) -> Option<Scr
         cmd.env("NO_COLOR", "1");
     }
     let what = format!("`llmstream {}` in a {cols}x{rows} pty", args.join(" "));
-    let mut child = pair
-        .slave
-        .spawn_command(cmd)
-        .unwrap_or_else(|e| panic!("{what}: cannot spawn: {e}"));
-    // Only the child may hold the slave: the master reads EOF (EIO on
-    // Linux) once it exits.
-    drop(pair.slave);
-    let mut reader = pair
-        .master
-        .try_clone_reader()
-        .unwrap_or_else(|e| panic!("{what}: no reader: {e}"));
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut raw = Vec::new();
-        let mut buf = [0u8; 16 * 1024];
-        let end = loop {
-            match reader.read(&mut buf) {
-                Ok(0) => break Ok(()),
-                Ok(n) => raw.extend_from_slice(&buf[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                // The slave side is closed: Linux says EIO, not EOF.
-                Err(e) if e.raw_os_error() == Some(5) => break Ok(()),
-                Err(e) => break Err(e),
-            }
-        };
-        let _ = tx.send(end.map(|()| raw));
-    });
-    let started = Instant::now();
-    let raw = match rx.recv_timeout(TIMEOUT) {
-        Ok(Ok(raw)) => raw,
-        Ok(Err(e)) => {
-            let _ = child.kill();
-            panic!("{what}: reading the pty failed: {e}");
-        }
-        Err(_) => {
-            let _ = child.kill();
-            panic!("{what}: no end of output within {TIMEOUT:?}");
-        }
-    };
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() < TIMEOUT => {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            Ok(None) => {
-                let _ = child.kill();
-                panic!("{what}: did not exit within {TIMEOUT:?}");
-            }
-            Err(e) => panic!("{what}: wait failed: {e}"),
-        }
-    };
-    drop(pair.master);
+    let untested = "the live view's fancy mode";
+    let (raw, status) = pty::run(cmd, rows, cols, &what, untested, TIMEOUT)?;
     let mut parser = vt100::Parser::new(rows, cols, 10_000);
     parser.process(&raw);
     let (lines, first_fg) = logical_lines(&mut parser);

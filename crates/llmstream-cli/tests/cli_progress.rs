@@ -13,13 +13,13 @@
 //! Unix only, as the live view's test (`cli_live_terminal.rs`).
 #![cfg(unix)]
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+use portable_pty::CommandBuilder;
+
+mod pty;
 
 const BIN: &str = env!("CARGO_BIN_EXE_llmstream");
 const TIMEOUT: Duration = Duration::from_secs(120);
@@ -76,21 +76,6 @@ fn long_document(path: &Path) {
 /// binary, `$1`… are `args`) until it exits; every byte the terminal got,
 /// or `None` (with a note) where no pseudo-terminal can be opened.
 fn run_in_pty(script: &str, args: &[&Path]) -> Option<Vec<u8>> {
-    let size = PtySize {
-        rows: 24,
-        cols: 80,
-        pixel_width: 0,
-        pixel_height: 0,
-    };
-    let pair = match native_pty_system().openpty(size) {
-        Ok(pair) => pair,
-        Err(e) => {
-            eprintln!(
-                "skipped: cannot open a pseudo-terminal ({e}); the progress bar is not tested"
-            );
-            return None;
-        }
-    };
     let mut cmd = CommandBuilder::new("sh");
     cmd.arg("-c");
     cmd.arg(script);
@@ -99,47 +84,11 @@ fn run_in_pty(script: &str, args: &[&Path]) -> Option<Vec<u8>> {
         cmd.arg(arg.as_os_str());
     }
     cmd.env("TERM", "xterm-256color");
-    let mut child = pair
-        .slave
-        .spawn_command(cmd)
-        .unwrap_or_else(|e| panic!("`{script}`: cannot spawn: {e}"));
-    // Only the child may hold the slave: the master reads EOF (EIO on
-    // Linux) once it exits.
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().expect("a reader");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut raw = Vec::new();
-        let mut buf = [0u8; 16 * 1024];
-        loop {
-            match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => raw.extend_from_slice(&buf[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                // The slave side is closed: Linux says EIO, not EOF.
-                Err(_) => break,
-            }
-        }
-        let _ = tx.send(raw);
-    });
-    let started = Instant::now();
-    let Ok(raw) = rx.recv_timeout(TIMEOUT) else {
-        let _ = child.kill();
-        panic!("`{script}`: no end of output within {TIMEOUT:?}");
-    };
-    let status = loop {
-        match child.try_wait().expect("wait") {
-            Some(status) => break status,
-            None if started.elapsed() < TIMEOUT => std::thread::sleep(Duration::from_millis(5)),
-            None => {
-                let _ = child.kill();
-                panic!("`{script}`: did not exit within {TIMEOUT:?}");
-            }
-        }
-    };
+    let what = format!("`{script}` in a pty");
+    let (raw, status) = pty::run(cmd, 24, 80, &what, "the progress bar", TIMEOUT)?;
     assert!(
         status.success(),
-        "`{script}` exited with {status:?}: {}",
+        "{what} exited with {status:?}: {}",
         String::from_utf8_lossy(&raw)
     );
     Some(raw)
