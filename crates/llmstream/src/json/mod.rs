@@ -24,6 +24,7 @@ mod error;
 mod event;
 mod inline;
 mod key;
+mod meaning;
 mod options;
 mod parser;
 mod path;

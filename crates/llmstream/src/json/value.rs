@@ -16,8 +16,8 @@ use super::key::Key;
 /// Equality is of the document as written, not of what it means: numbers
 /// compare by their text (`1e2` ≠ `1E2` ≠ `100`, `1.0` ≠ `1`), objects by
 /// their members in order, duplicates included (`{"a":1,"b":2}` ≠
-/// `{"b":2,"a":1}`). Where meaning is what counts, compare through
-/// serde_json's `Value` (feature `serde_json`) or read the fields.
+/// `{"b":2,"a":1}`). Where meaning is what counts, [`Value::same_meaning`]
+/// compares numbers as exact decimals and objects as maps.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum Value {
     /// `null`
