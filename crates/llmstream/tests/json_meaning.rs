@@ -14,14 +14,25 @@ mod common;
 struct Decimal {
     negative: bool,
     digits: String,
-    e: i64,
+    e: i128,
 }
+
+/// 10^30: exponents of more than 30 digits take another path.
+const LINE: i128 = 1_000_000_000_000_000_000_000_000_000_000;
 
 fn decimal() -> impl Strategy<Value = Decimal> {
     (
         any::<bool>(),
         "[1-9]([0-9]{0,30}[1-9])?",
-        prop_oneof![-30i64..30, -400i64..400, any::<i64>().prop_map(|e| e / 4)],
+        prop_oneof![
+            -30i128..30,
+            -400i128..400,
+            any::<i64>().prop_map(i128::from),
+            // Either side of the line, either sign, and far past it.
+            (LINE - 50..LINE + 50),
+            (-LINE - 50..-LINE + 50),
+            any::<i128>().prop_map(|e| e / 4),
+        ],
     )
         .prop_map(|(negative, digits, e)| Decimal {
             negative,
@@ -75,7 +86,7 @@ fn exponent(e: i128, style: &Style) -> String {
 /// Three ways to write `d`, each in `style`.
 fn written(d: &Decimal, style: &Style) -> [String; 3] {
     let sign = if d.negative { "-" } else { "" };
-    let e = i128::from(d.e);
+    let e = d.e;
     let lead = "0".repeat(style.lead);
     let trail = "0".repeat(style.trail);
     // 0.00D000 × 10^(E + lead)
@@ -126,7 +137,7 @@ proptest! {
         let mut other = d.clone();
         match change {
             0 => other.negative = !other.negative,
-            1 => other.e = other.e.wrapping_add(1),
+            1 => other.e += 1,
             2 => {
                 // Another digit, where it stays significant.
                 let mut digits = other.digits.into_bytes();

@@ -177,7 +177,8 @@ impl<'t> Decimal<'t> {
             .take(self.len)
     }
 
-    /// Where the point is against D's first digit, less the exponent.
+    /// E without the exponent: where the point stands against D's first
+    /// digit.
     fn offset(&self) -> i128 {
         // Both are lengths of the text: each under 2^64.
         i128::try_from(self.int.len()).unwrap_or(i128::MAX)
@@ -192,7 +193,7 @@ impl<'t> Decimal<'t> {
         let magnitude = self
             .exp
             .iter()
-            .fold(0i128, |n, &d| n * 10 + i128::from(d - b'0'));
+            .fold(0i128, |n, &d| n * 10 + i128::from(d.wrapping_sub(b'0')));
         Some(if self.exp_negative {
             -magnitude
         } else {
@@ -245,17 +246,20 @@ fn shifted(digits: &[u8], delta: i128) -> Vec<u8> {
         *digit = u8::try_from(kept).unwrap_or(0);
     }
     // A carry past the first digit (never a borrow: |delta| is smaller).
-    let mut head = Vec::new();
-    while carry > 0 {
-        head.push(u8::try_from(carry % 10).unwrap_or(0));
-        carry /= 10;
+    if carry > 0 {
+        let mut head = Vec::new();
+        while carry > 0 {
+            head.push(u8::try_from(carry % 10).unwrap_or(0));
+            carry /= 10;
+        }
+        head.reverse();
+        head.extend(out);
+        out = head;
     }
-    head.reverse();
-    head.extend(out);
-    let start = head.iter().position(|&d| d != 0).unwrap_or(head.len());
-    head.drain(..start);
-    head.iter_mut().for_each(|d| *d += b'0');
-    head
+    let start = out.iter().position(|&d| d != 0).unwrap_or(out.len());
+    out.drain(..start);
+    out.iter_mut().for_each(|d| *d = d.wrapping_add(b'0'));
+    out
 }
 
 #[cfg(test)]
