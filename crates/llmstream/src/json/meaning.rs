@@ -142,9 +142,8 @@ impl<'t> Decimal<'t> {
             _ => (false, exponent),
         };
         let exp_start = exp.iter().position(|&b| b != b'0').unwrap_or(exp.len());
-        let all = || int.iter().chain(frac);
-        let first = all().position(|&b| b != b'0');
         let nonzero = |&b: &u8| b != b'0';
+        let first = int.iter().chain(frac).position(nonzero);
         let last = match frac.iter().rposition(nonzero) {
             Some(at) => Some(int.len() + at),
             None => int.iter().rposition(nonzero),
