@@ -15,6 +15,8 @@
 //!   `json::parse_with` (the value built for the end only), and a parser
 //!   reused with `reset` after another document.
 //! - `json::Tape` (strict) gives `json::parse`'s value or error.
+//! - A valid document means what serde_json's rewriting of it means
+//!   (`Value::same_meaning`), where its numbers are integers.
 #![no_main]
 
 use fuzz_common::{merge_json_events, serde_number_out_of_range, to_serde, Input, BYTEWISE_MAX};
@@ -202,6 +204,16 @@ fuzz_target!(|data: &[u8]| {
                 Some(expected),
                 "value differs from serde_json"
             );
+            // serde_json writes it back with its members sorted, a name
+            // given twice once (its last value) and each integer its own
+            // way (`-0` as `-0.0`): the same meaning. (Other numbers go
+            // through `f64`, which may round them.)
+            if integers_only(&value) {
+                let rewritten = serde_json::to_vec(expected).expect("serde_json writes");
+                let rewritten = json::parse(&rewritten).expect("serde_json's JSON");
+                assert!(value.same_meaning(&rewritten), "means other than serde_json's");
+            }
+            assert!(value.same_meaning(&value));
         }
         (Err(_), Err(_)) => {}
         (Ok(()), Err(e)) if serde_number_out_of_range(e) => {}
@@ -209,3 +221,24 @@ fuzz_target!(|data: &[u8]| {
         (Err(e), Ok(_)) => panic!("llmstream rejects what serde_json accepts: {e}"),
     }
 });
+
+/// Whether every number in `value` is an integer that serde_json keeps
+/// exactly (an `i64` or a `u64`, written without a fraction or an exponent).
+fn integers_only(value: &Value) -> bool {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Number(n) => {
+                let text = n.as_str();
+                let plain = !text.contains(['.', 'e', 'E']);
+                if !plain || (n.as_i64().is_none() && n.as_u64().is_none()) {
+                    return false;
+                }
+            }
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => pending.extend(map.values()),
+            _ => {}
+        }
+    }
+    true
+}
