@@ -211,7 +211,10 @@ fuzz_target!(|data: &[u8]| {
             if integers_only(&value) {
                 let rewritten = serde_json::to_vec(expected).expect("serde_json writes");
                 let rewritten = json::parse(&rewritten).expect("serde_json's JSON");
-                assert!(value.same_meaning(&rewritten), "means other than serde_json's");
+                assert!(
+                    value.same_meaning(&rewritten),
+                    "means other than serde_json's"
+                );
             }
             assert!(value.same_meaning(&value));
         }

@@ -18,11 +18,7 @@ struct Outcome {
     finish: Result<(), Error>,
 }
 
-fn run<'a>(
-    limits: Limits,
-    pieces: impl IntoIterator<Item = &'a [u8]>,
-    in_place: bool,
-) -> Outcome {
+fn run<'a>(limits: Limits, pieces: impl IntoIterator<Item = &'a [u8]>, in_place: bool) -> Outcome {
     let mut decoder = Decoder::with_limits(limits);
     let mut items = Vec::new();
     let mut error = None;
