@@ -1,0 +1,83 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+pub mod providers;
+pub mod recordings;
+
+// Each test binary uses a part of these.
+#[allow(unused_imports)]
+pub use llmstream_tests::{fixtures, random_pieces, Cutting, Rng};
+
+use llmstream::json::{Error, OwnedEvent, Parser, Value};
+
+/// Parses a document fed in these pieces (strict options).
+pub fn parse_pieces(pieces: &[&[u8]]) -> Result<Option<Value>, Error> {
+    let mut parser = Parser::new();
+    for piece in pieces {
+        parser.push(piece)?;
+    }
+    parser.end()?;
+    Ok(parser.into_value())
+}
+
+/// Every event of a document fed in these pieces.
+pub fn events_of(parser: &mut Parser, pieces: &[&[u8]]) -> Result<Vec<OwnedEvent>, Error> {
+    let mut out = Vec::new();
+    for piece in pieces {
+        parser.push_with(piece, |e| out.push(e.to_owned()))?;
+    }
+    parser.end_with(|e| out.push(e.to_owned()))?;
+    Ok(out)
+}
+
+/// Our value as serde_json's, through its compact text.
+pub fn to_serde(value: &Value) -> serde_json::Value {
+    serde_json::from_str(&value.to_json()).expect("our output is valid JSON")
+}
+
+/// Proptest settings for `cases` cases that write no regression files.
+pub fn config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// A JSON string literal of these characters, each written as `\uXXXX`
+/// escapes (a surrogate pair above U+FFFF) when its flag is set, else
+/// escaped only where JSON requires it.
+pub fn json_string_literal(chars: &[(char, bool)]) -> String {
+    let mut json = String::from("\"");
+    for &(c, escape) in chars {
+        if escape {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                json.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            match c {
+                '"' => json.push_str("\\\""),
+                '\\' => json.push_str("\\\\"),
+                c if (c as u32) < 0x20 => json.push_str(&format!("\\u{:04x}", c as u32)),
+                c => json.push(c),
+            }
+        }
+    }
+    json.push('"');
+    json
+}
+
+/// A string member whose events cost past the tools' argument allowance,
+/// cut short: `(key, head, text)`. `head` opens the string under a 200 kB
+/// key (each delta's path copies the key, so its deltas soon merge and some
+/// of its text is held back); `text` is the string's text, to be fed a
+/// character at a time and never closed.
+pub fn string_past_the_allowance() -> (String, String, String) {
+    let key = "k".repeat(200_000);
+    let head = format!("\"{key}\":\"");
+    let text = (0..20_000)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
+    (key, head, text)
+}

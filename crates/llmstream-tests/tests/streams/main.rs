@@ -1,0 +1,15 @@
+//! The library's integration tests: streams.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod http_e2e;
+mod pipeline;
+mod provider_anthropic;
+mod provider_gemini;
+mod provider_openai_chat;
+mod provider_openai_responses;
+mod sse_fixtures;
+mod sse_peers;
+mod sse_props;
+mod stream_adapters;
