@@ -2,6 +2,7 @@
 //! fuzzer's input, comparing with serde_json, merging split-dependent events.
 
 use llmstream::json::{OwnedEvent, OwnedEventKind, Value};
+pub use llmstream_tests::pieces_at;
 
 /// A fuzz input: a flags byte, fuzzer-chosen cut positions, and the document.
 ///
@@ -57,18 +58,6 @@ impl<'a> Input<'a> {
         out.push(&text[start..]);
         out
     }
-}
-
-/// `doc` cut at the sorted positions `cuts`.
-pub fn pieces_at<'a>(doc: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
-    let mut out = Vec::with_capacity(cuts.len() + 1);
-    let mut start = 0;
-    for &cut in cuts {
-        out.push(&doc[start..cut]);
-        start = cut;
-    }
-    out.push(&doc[start..]);
-    out
 }
 
 /// Documents up to this size are also fed one byte at a time.

@@ -15,7 +15,7 @@ use crate::common;
 
 use std::collections::HashMap;
 
-use crate::common::to_serde;
+use crate::common::{to_serde, Rng};
 use llmstream::json::{
     repair_bytes, Error, Options, OwnedEvent, OwnedEventKind, Parser, PathBuf, Segment, Value,
 };
@@ -108,25 +108,6 @@ fn document() -> impl Strategy<Value = Doc> {
 }
 
 // ----- our own serializer: escapes and layouts chosen at random -----
-
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 enum Layout {
@@ -255,7 +236,7 @@ impl Writer {
 }
 
 fn write_doc(doc: &Doc, seed: u64) -> String {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let layout = match rng.below(3) {
         0 => Layout::Compact,
         1 => Layout::Pretty,
@@ -274,7 +255,7 @@ fn write_doc(doc: &Doc, seed: u64) -> String {
 
 /// Cuts `bytes` into pieces of 1 to `max` bytes.
 fn cut(bytes: &[u8], seed: u64, max: usize) -> Vec<&[u8]> {
-    let mut rng = Rng(seed ^ 0x5555);
+    let mut rng = Rng::new(seed ^ 0x5555);
     let mut out = Vec::new();
     let mut rest = bytes;
     while !rest.is_empty() {

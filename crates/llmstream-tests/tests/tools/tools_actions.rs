@@ -3,6 +3,7 @@
 //! not depend on how the text is cut into pieces.
 
 use crate::common;
+use llmstream_tests::pieces_at;
 
 use llmstream::json::{parse, PathBuf, Value};
 use llmstream::tools::{ActionEvent, ActionStream};
@@ -1288,16 +1289,6 @@ fn cut_points(len: usize, cuts: &[prop::sample::Index], ok: impl Fn(usize) -> bo
     points.sort_unstable();
     points.dedup();
     points
-}
-
-fn pieces_at<'a>(bytes: &'a [u8], points: &[usize]) -> Vec<&'a [u8]> {
-    let mut out = Vec::new();
-    let mut last = 0;
-    for &at in points.iter().chain([bytes.len()].iter()) {
-        out.push(&bytes[last..at]);
-        last = at;
-    }
-    out
 }
 
 /// Checks what the events of the whole text must say.
