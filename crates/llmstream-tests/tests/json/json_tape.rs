@@ -15,6 +15,27 @@ fn both(tape: &mut Tape, bytes: &[u8]) -> (Result<Value, json::Error>, Result<Va
     (expected, got)
 }
 
+/// `json::parse` walks a whole document first and falls back to the
+/// incremental parser for what the walk refuses: on every suite file it
+/// gives what the incremental parser alone gives, value or error.
+#[test]
+#[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
+fn json_parse_agrees_with_the_incremental_parser_on_every_suite_file() {
+    let suite = "json/JSONTestSuite/test_parsing";
+    let files = fixtures::files(suite);
+    assert!(files.len() > 300, "{} suite files", files.len());
+    for name in files {
+        let bytes = fixtures::read(&format!("{suite}/{name}"));
+        let incremental = crate::common::parse_pieces(&[&bytes]);
+        match (json::parse(&bytes), incremental) {
+            (Ok(value), Ok(Some(expected))) => assert_eq!(value, expected, "{name}"),
+            (Err(error), Err(expected)) => assert_eq!(error, expected, "{name}"),
+            (Err(_), Ok(None)) => {}
+            (got, expected) => panic!("{name}: json::parse gave {got:?}, the parser {expected:?}"),
+        }
+    }
+}
+
 #[test]
 #[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
 fn every_json_test_suite_file_gets_json_parse_s_verdict_value_and_error() {

@@ -262,7 +262,7 @@ impl StreamEvent {
         }
     }
 
-    /// The event as DESIGN.md's CLI contract prints it:
+    /// The event as the CLI contract (docs/CLI.md) prints it:
     /// `{"type":"text_delta","choice":0,"text":"Hi"}`.
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();

@@ -164,7 +164,7 @@ impl Message {
         self.choices.get(&choice)?.tool_calls.get(&call)
     }
 
-    /// The message as DESIGN.md's CLI contract prints it:
+    /// The message as the CLI contract (docs/CLI.md) prints it:
     /// `{"provider":…,"id":…,"model":…,"choices":[…],"usage":…,"complete":…,"error":…}`.
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();

@@ -441,8 +441,8 @@ impl Parser {
     }
 
     /// The live partial value: `None` while no value has started (or, with
-    /// [`Options::multiple_values`], between values). See DESIGN.md's
-    /// snapshot policy: completed values as in the document, open strings
+    /// [`Options::multiple_values`], between values). The snapshot policy:
+    /// completed values as in the document, open strings
     /// with their text so far, members whose value has not started omitted,
     /// numbers that may still grow omitted, literals shown from their first
     /// byte. It only ever grows.
