@@ -668,8 +668,7 @@ fn child<'a>(value: &'a Value, seg: &Segment) -> Option<&'a Value> {
 /// Members with distinct keys, in order of first appearance, each with the
 /// value [`Map::get`] gives (the last duplicate), as JSON parsers read it.
 /// In O(k log k) for k members: a lookup per key by [`Map::get`], a scan,
-/// made a snapshot of a wide object cost k² (95× the parse of the same
-/// snapshots at 4,000 keys).
+/// would make a snapshot of a wide object cost k².
 fn unique(map: &Map) -> Vec<(&str, &Value)> {
     unique_by(map, &by_key(map))
 }
@@ -723,8 +722,8 @@ fn is_hollow(value: &Value) -> bool {
 /// [`find_change`] says, remembered for every array and object compared
 /// while one snapshot is processed. Opening a held container compares its
 /// children, then opening the one that grew compares its own: without the
-/// memory each level walked again everything below it, depth × size a
-/// snapshot (10× at depth 120). Only for one snapshot: the keys are
+/// memory each level would walk again everything below it, depth × size
+/// a snapshot. Only for one snapshot: the keys are
 /// addresses.
 #[derive(Default)]
 struct Diffs(BTreeMap<(*const Value, *const Value), bool>);

@@ -150,7 +150,7 @@ fn fit(source: &str, room: usize) -> String {
 
 /// Text-heavy tool arguments of exactly `size` bytes (pretty-printed), the
 /// same on every run. 64 KiB gives the document of the first JSON
-/// benchmark (issue 2) byte for byte.
+/// benchmark byte for byte.
 pub fn text_args(size: usize) -> Vec<u8> {
     assert!(size >= 512, "text_args needs at least 512 bytes");
     let mut rng = Lcg(0x6c6c_6d73_7472_6561);
@@ -172,7 +172,7 @@ pub fn text_args(size: usize) -> Vec<u8> {
         total += add;
         blocks.push(b);
     }
-    // A last block padded to the exact size: plain ASCII as in issue 2's
+    // A last block padded to the exact size: plain ASCII as in the first
     // document, or prose with escapes when the document is tiny.
     let index = blocks.len();
     blocks.push(block(&mut rng, index, String::new()));

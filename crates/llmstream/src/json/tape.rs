@@ -14,8 +14,8 @@
 //! so after the first few payloads a parse allocates nothing. [`Node`]
 //! reads it like a `&Value`.
 //!
-//! Its heap stays near the document's size on the documents of the
-//! benchmarks (issue 8 asks for at most twice). Entries that fill up grow
+//! Its heap stays near the document's size (at most twice it on the
+//! documents of the benchmarks). Entries that fill up grow
 //! sixteenfold, but never past a bound counted when they first do (one
 //! value at most per `[`, `{`, `,` and `:`, plus the root): a large
 //! document's last move is to its bound, from a sixteenth of it. Plain

@@ -1,11 +1,10 @@
 //! A map of a few entries, kept sorted in a vector.
 //!
 //! A stream has one choice and one or two tool calls, yet a `BTreeMap`'s
-//! first node has room for eleven entries: with an [`ArgumentStream`]
-//! (312 bytes) as the value, 3.6 KB for one call, and 2.9 KB for one
-//! [`Choice`](super::Choice). A gateway holds one message per open stream:
-//! those nodes were most of what an OpenAI pipeline half-way through a tool
-//! call held beyond its text (docs/benchmarks-history.md). Here the first
+//! first node has room for eleven entries: with an [`ArgumentStream`] as
+//! the value, kilobytes for a single call. A gateway holds one message per
+//! open stream, so those nodes would be most of what a pipeline half-way
+//! through a tool call holds beyond its text. Here the first
 //! entry takes its own size and the room doubles from there; a lookup is a
 //! binary search over entries that sit side by side.
 //!

@@ -23,12 +23,9 @@ use crate::json::value::{Map, Value};
 const OPEN_STRING_ROOM: usize = 32;
 
 /// The largest buffer a closed live string leaves for the next one (see
-/// `settle_closed_string`). It is what a parser may hold beyond its value:
-/// 10,000 streams half-way through 16 KiB tool arguments hold 3.8 KB a
-/// stream more than with no spare (21.9 KB against 18.1 KB), for 5% fewer
-/// instructions on a streamed text-heavy document; 1 KiB would keep the
-/// memory and lose the gain, 8 KiB gains nothing more
-/// (docs/benchmarks-history.md).
+/// `settle_closed_string`). It is what a parser may hold beyond its value,
+/// so it trades a gateway's memory per stream against reallocation in
+/// text-heavy documents; BENCHMARKS.md gives the figures behind the size.
 pub(super) const SPARE_ROOM_LIMIT: usize = 4 * 1024;
 
 impl Parser {
@@ -48,8 +45,8 @@ impl Parser {
     /// there: a stream of many strings stops reallocating once its buffer
     /// has grown to the longest of them, and a first string starts with
     /// room for 32 bytes (it did not end in its piece, so it will grow).
-    /// Growth and the shrink at the close were 8% of a streamed text-heavy
-    /// document's instructions (docs/benchmarks-history.md).
+    /// Without this, growth and the shrink at the close are a noticeable
+    /// share of what streaming a text-heavy document costs.
     pub(super) fn open_string(&mut self) {
         if self.opts.keep == Keep::Live {
             let mut room = core::mem::take(&mut self.text);
