@@ -1,7 +1,9 @@
 //! Feature `serde`: typed partial values — a user's struct read from the
 //! live snapshot while the JSON streams in.
 
-use llmstream::json::{from_partial, from_value, Parser, Value};
+use llmstream::json::{
+    from_partial, from_partial_strict, from_value, from_value_ref, Parser, Value,
+};
 use serde::Deserialize;
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -72,7 +74,7 @@ fn itinerary_fills_in_over_a_stream() {
     }
     parser.end().unwrap();
     let last = seen.last().unwrap().clone();
-    let strict: Itinerary = from_value(parser.snapshot().unwrap()).unwrap();
+    let strict: Itinerary = from_value_ref(parser.snapshot().unwrap()).unwrap();
     assert_eq!(last, strict);
     assert_eq!(strict.days[0].activities[1].kind, Kind::Food);
     assert_eq!(strict.days[1].activities[0].hours, Some(2.0));
@@ -153,7 +155,7 @@ fn missing_members_become_empty_values() {
         }
     );
     // Strict reading still says what is missing.
-    assert!(from_value::<All>(&Value::Object(Default::default())).is_err());
+    assert!(from_value_ref::<All>(&Value::Object(Default::default())).is_err());
 }
 
 #[test]
@@ -256,4 +258,83 @@ fn tool_call_arguments_read_as_a_struct_while_they_stream() {
     }
     assert_eq!(contents.first().map(String::as_str), Some("Hel"));
     assert_eq!(contents.last().map(String::as_str), Some("Hello"));
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Plan {
+    days: Vec<PlanDay>,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct PlanDay {
+    title: String,
+    budget: Option<u32>,
+}
+
+/// A last element on the growing edge that does not fit is dropped by
+/// `from_partial` (it cannot tell "not yet" from "wrong"), and named by
+/// `from_partial_strict`.
+#[test]
+fn a_last_element_of_the_wrong_shape_is_dropped_or_named() {
+    let snapshot = v(r#"{"days":[{"title":"Museums"},{"title":"Fjords","budget":"high"}]}"#);
+    let lenient: Plan = from_partial(&snapshot).unwrap();
+    assert_eq!(
+        lenient,
+        Plan {
+            days: vec![PlanDay {
+                title: "Museums".into(),
+                budget: None
+            }]
+        }
+    );
+    let error = from_partial_strict::<Plan>(&snapshot).unwrap_err();
+    assert_eq!(error.path().to_string(), "days[1].budget");
+    assert!(
+        error.message().starts_with("invalid type: string \"high\""),
+        "{error}"
+    );
+}
+
+/// Away from the growing edge, both read a wrong shape as an error with
+/// its path: only the newest element may still be on its way.
+#[test]
+fn a_wrong_shape_before_the_edge_is_an_error_in_both() {
+    let snapshot = v(r#"{"days":[{"title":7},{"title":"Fjords"}]}"#);
+    for error in [
+        from_partial::<Plan>(&snapshot).unwrap_err(),
+        from_partial_strict::<Plan>(&snapshot).unwrap_err(),
+    ] {
+        assert_eq!(error.path().to_string(), "days[0].title");
+    }
+    // The root itself of the wrong kind is an error at the root.
+    let error = from_partial::<Plan>(&v(r#""plan""#)).unwrap_err();
+    assert_eq!(error.path().to_string(), "");
+}
+
+/// The strict partial reading still fills what has not arrived yet.
+#[test]
+fn from_partial_strict_fills_missing_members() {
+    let mut parser = Parser::new();
+    parser.push(br#"{"days":[{"title":"Muse"#).unwrap();
+    let plan: Plan = from_partial_strict(parser.snapshot().unwrap()).unwrap();
+    assert_eq!(plan.days[0].title, "Muse");
+    let plan: Plan = from_partial_strict(&v("{}")).unwrap();
+    assert!(plan.days.is_empty());
+}
+
+/// `from_value` takes the value, as serde_json's does; `from_value_ref`
+/// borrows it and may lend out its strings.
+#[test]
+fn from_value_takes_the_value_and_from_value_ref_borrows_it() {
+    let value = v(r#"{"days":[{"title":"Museums","budget":80}]}"#);
+    let borrowed: Plan = from_value_ref(&value).unwrap();
+    let owned: Plan = from_value(value).unwrap();
+    assert_eq!(owned, borrowed);
+    assert_eq!(owned.days[0].budget, Some(80));
+    let error = from_value::<Plan>(v(r#"{"days":[{"budget":1}]}"#)).unwrap_err();
+    assert_eq!(error.to_string(), "missing field `title` at days[0]");
+}
+
+fn v(text: &str) -> Value {
+    llmstream::json::parse(text.as_bytes()).expect("test JSON")
 }

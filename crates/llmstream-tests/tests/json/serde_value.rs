@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use llmstream::json::{from_value, parse, Map, Number, Value};
+use llmstream::json::{from_value_ref, parse, Map, Number, Value};
 use serde::{Deserialize, Serialize};
 
 fn v(text: &str) -> Value {
@@ -122,7 +122,7 @@ const EVERYTHING: &str = r#"{
 #[test]
 fn from_value_reads_like_serde_json() {
     let value = v(EVERYTHING);
-    let ours: Everything = from_value(&value).unwrap();
+    let ours: Everything = from_value_ref(&value).unwrap();
     let theirs: Everything = serde_json::from_str(EVERYTHING).unwrap();
     assert_eq!(ours, theirs);
     assert_eq!(ours.big, u128::MAX);
@@ -140,7 +140,7 @@ fn from_value_borrows_strings() {
         tags: Vec<&'a str>,
     }
     let value = v(r#"{"name":"n","tags":["a","b"]}"#);
-    let b: Borrowed = from_value(&value).unwrap();
+    let b: Borrowed = from_value_ref(&value).unwrap();
     assert_eq!(b.name, "n");
     assert_eq!(b.tags, ["a", "b"]);
 }
@@ -153,49 +153,49 @@ fn from_value_errors_name_the_path() {
     struct S {
         shapes: Vec<Shape>,
     }
-    let err = from_value::<S>(&value).unwrap_err();
+    let err = from_value_ref::<S>(&value).unwrap_err();
     assert_eq!(err.path().to_string(), "shapes[1].Square");
     assert!(
         err.message().contains("invalid value: integer `-1`"),
         "{err}"
     );
 
-    let err = from_value::<Everything>(&v(r#"{"s":"x"}"#)).unwrap_err();
+    let err = from_value_ref::<Everything>(&v(r#"{"s":"x"}"#)).unwrap_err();
     assert_eq!(err.to_string(), "missing field `unit`");
-    assert!(from_value::<(u8, u8)>(&v("[1,2,3]")).is_err());
-    assert!(from_value::<u8>(&v("256")).is_err());
-    assert!(from_value::<Unit>(&v(r#""kelvin""#)).is_err());
-    assert!(from_value::<Shape>(&v(r#"{"Dot":null,"Square":1}"#)).is_err());
+    assert!(from_value_ref::<(u8, u8)>(&v("[1,2,3]")).is_err());
+    assert!(from_value_ref::<u8>(&v("256")).is_err());
+    assert!(from_value_ref::<Unit>(&v(r#""kelvin""#)).is_err());
+    assert!(from_value_ref::<Shape>(&v(r#"{"Dot":null,"Square":1}"#)).is_err());
 }
 
 #[test]
 fn value_itself_through_from_value() {
     let value = v(EVERYTHING);
-    let copy: Value = from_value(&value).unwrap();
+    let copy: Value = from_value_ref(&value).unwrap();
     assert_eq!(copy, value);
     // Numbers keep their text exactly, however long or precise, in a
     // `Value`, in a `Number` and in a field of either type.
     let exact = v(r#"{"n":12345678901234567890123,"p":1.10,"x":1e400,"z":-0,"e":[2E-3]}"#);
     assert_eq!(
-        from_value::<Value>(&exact).unwrap().to_json(),
+        from_value_ref::<Value>(&exact).unwrap().to_json(),
         exact.to_json()
     );
-    let n: Number = from_value(exact.get("p").unwrap()).unwrap();
+    let n: Number = from_value_ref(exact.get("p").unwrap()).unwrap();
     assert_eq!(n.as_str(), "1.10");
     #[derive(Deserialize)]
     struct Call {
         x: Number,
         e: Value,
     }
-    let call: Call = from_value(&exact).unwrap();
+    let call: Call = from_value_ref(&exact).unwrap();
     assert_eq!(
         (call.x.as_str(), call.e.to_json().as_str()),
         ("1e400", "[2E-3]")
     );
     // A float target out of its range is an error, as in serde_json.
-    let error = from_value::<f64>(exact.get("x").unwrap()).unwrap_err();
+    let error = from_value_ref::<f64>(exact.get("x").unwrap()).unwrap_err();
     assert!(error.to_string().contains("out of range"), "{error}");
-    assert!(from_value::<f32>(&v("1e40")).is_err());
+    assert!(from_value_ref::<f32>(&v("1e40")).is_err());
     // Through `deserialize_any` too (an untagged enum buffers the number).
     #[derive(Debug, Deserialize)]
     #[serde(untagged)]
@@ -204,11 +204,11 @@ fn value_itself_through_from_value() {
         F(f64),
         S(String),
     }
-    let error = from_value::<Either>(exact.get("x").unwrap()).unwrap_err();
+    let error = from_value_ref::<Either>(exact.get("x").unwrap()).unwrap_err();
     assert!(!error.to_string().is_empty());
-    assert!(from_value::<Either>(&v("1.5")).is_ok());
-    assert_eq!(from_value::<f32>(&v("1.5")).unwrap(), 1.5);
-    let s: serde_json::Value = from_value(&value).unwrap();
+    assert!(from_value_ref::<Either>(&v("1.5")).is_ok());
+    assert_eq!(from_value_ref::<f32>(&v("1.5")).unwrap(), 1.5);
+    let s: serde_json::Value = from_value_ref(&value).unwrap();
     assert_eq!(s["int_keys"]["10"], "ten");
 }
 
@@ -238,7 +238,7 @@ fn map_keys_parse_as_serde_json_parses_them() {
         T: serde::de::DeserializeOwned + Ord,
     {
         let text = format!("{{{}: 0}}", serde_json::to_string(key).unwrap());
-        let ours = from_value::<BTreeMap<T, i32>>(&v(&text))
+        let ours = from_value_ref::<BTreeMap<T, i32>>(&v(&text))
             .map(|m| m.into_keys().next().unwrap())
             .map_err(|e| e.to_string());
         let theirs = serde_json::from_str::<BTreeMap<T, i32>>(&text)
@@ -285,7 +285,7 @@ fn map_keys_parse_as_serde_json_parses_them() {
         );
     }
     let floats = |text: &str| {
-        from_value::<HashMap<Float, i32>>(&v(text)).map(|m| m.into_keys().next().unwrap().0)
+        from_value_ref::<HashMap<Float, i32>>(&v(text)).map(|m| m.into_keys().next().unwrap().0)
     };
     assert_eq!(floats(r#"{"-2e3": 0}"#).unwrap(), -2000.0);
     assert_eq!(floats(r#"{"1.5": 0}"#).unwrap(), 1.5);
@@ -301,9 +301,9 @@ fn map_keys_parse_as_serde_json_parses_them() {
     let (ours, theirs) = both::<i64>("-0");
     assert_eq!(ours, Ok(0));
     assert!(theirs.is_err());
-    assert_eq!(from_value::<i64>(&v("-0")).unwrap(), 0);
+    assert_eq!(from_value_ref::<i64>(&v("-0")).unwrap(), 0);
     assert_eq!(
-        from_value::<BTreeMap<i64, i32>>(&v(r#"{"+1": 0}"#))
+        from_value_ref::<BTreeMap<i64, i32>>(&v(r#"{"+1": 0}"#))
             .unwrap_err()
             .to_string(),
         "expected the key \"+1\" to be a number in quotes"

@@ -31,13 +31,15 @@ mod path;
 mod repair;
 pub(crate) mod scan;
 #[cfg(feature = "serde")]
-mod serde_impl;
+mod serde;
 mod tape;
 mod value;
 mod view;
 mod walk;
 mod write;
 
+#[cfg(feature = "serde")]
+pub use self::serde::{from_partial, from_partial_strict, from_value, from_value_ref, DeError};
 pub use error::{Error, ErrorKind, Expected};
 pub use event::{Event, EventKind, OwnedEvent, OwnedEventKind};
 pub use key::Key;
@@ -45,8 +47,6 @@ pub use options::{Limits, Options};
 pub use parser::{Feed, Parser, WatchId};
 pub use path::{InvalidPath, Path, PathBuf, Segment};
 pub use repair::{repair, repair_bytes};
-#[cfg(feature = "serde")]
-pub use serde_impl::{from_partial, from_value, DeError};
 pub use tape::{Elements, Members, Node, Tape};
 pub use value::{Map, Number, Value};
 pub(crate) use view::View;

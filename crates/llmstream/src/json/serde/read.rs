@@ -1,311 +1,27 @@
-//! serde support (feature `serde`): [`Value`], [`Number`] and [`Map`]
-//! implement `Serialize` and `Deserialize`; [`from_value`] reads any
-//! `T: Deserialize` out of a [`Value`]; [`from_partial`] reads it out of a
-//! live, still-growing snapshot.
-//!
-//! With the feature `serde_json` as well, [`Value`] converts to and from
-//! `serde_json::Value` with `From`.
+//! Reading a [`Value`] as any `T: Deserialize`: [`from_value`] strictly,
+//! [`from_partial`] out of a live, still-growing snapshot.
 
-use alloc::string::{String, ToString};
-use alloc::vec::Vec;
-use core::fmt;
+use alloc::string::String;
 
 use serde::de::value::BorrowedStrDeserializer;
+use serde::de::DeserializeOwned;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
     Unexpected, VariantAccess, Visitor,
 };
-use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde::Deserialize;
 
-use super::key::Key as MemberKey;
-use super::path::{Path, Segment};
-use super::value::{Map, Number, Value};
-use super::Parser;
+use crate::json::key::Key as MemberKey;
+use crate::json::path::Segment;
+use crate::json::value::{Map, Number, Value};
+use crate::json::Parser;
 
-// ---------------------------------------------------------------------------
-// Serialize
+use super::de::{unexpected, SERDE_JSON_NUMBER, VALUE_TOKEN};
+use super::empty::Empty;
+use super::error::DeError;
 
-/// Numbers serialize as the best-fitting of `u64`, `i64` and `f64`, from
-/// their exact text: an integer in the range of `u64` or `i64` as that
-/// integer, anything else (fractions, exponents, larger integers) as the
-/// nearest `f64`. Every serde format understands these three; the exact text
-/// stays available from [`Number::as_str`], and the `serde_json` feature's
-/// conversion keeps it exact when serde_json's `arbitrary_precision` is on.
-impl Serialize for Number {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let text = self.as_str();
-        if self.is_integer() {
-            if let Ok(n) = text.parse::<u64>() {
-                return serializer.serialize_u64(n);
-            }
-            if let Ok(n) = text.parse::<i64>() {
-                return serializer.serialize_i64(n);
-            }
-            // Not `serialize_u128`: serde_json writes it as text, but
-            // `serde_json::to_value` (and `json!`) refuse it.
-        }
-        // A valid JSON number always parses as an f64 (huge ones as ±∞,
-        // which serde_json writes as `null`).
-        serializer.serialize_f64(text.parse::<f64>().unwrap_or(f64::NAN))
-    }
-}
-
-impl Serialize for MemberKey {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-/// Members serialize in document order, duplicates included.
-impl Serialize for Map {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.len()))?;
-        for (key, value) in self {
-            map.serialize_entry(key, value)?;
-        }
-        map.end()
-    }
-}
-
-/// ```
-/// use llmstream::json::{parse, Value};
-///
-/// let value = parse(br#"{"city":"Oslo","days":3,"rain":0.25,"tags":[]}"#)?;
-/// let text = serde_json::to_string(&value).unwrap();
-/// assert_eq!(text, r#"{"city":"Oslo","days":3,"rain":0.25,"tags":[]}"#);
-/// let back: Value = serde_json::from_str(&text).unwrap();
-/// assert_eq!(back, value);
-/// # Ok::<(), llmstream::json::Error>(())
-/// ```
-impl Serialize for Value {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Value::Null => serializer.serialize_unit(),
-            Value::Bool(b) => serializer.serialize_bool(*b),
-            Value::Number(n) => n.serialize(serializer),
-            Value::String(s) => serializer.serialize_str(s),
-            Value::Array(items) => serializer.collect_seq(items),
-            Value::Object(map) => map.serialize(serializer),
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Deserialize (from any format into our model)
-
-/// The key serde_json uses to pass a number's text through (its
-/// `arbitrary_precision` feature); accepted so such numbers stay exact.
-const SERDE_JSON_NUMBER: &str = "$serde_json::private::Number";
-
-/// The newtype name [`Value`]'s `Deserialize` asks for: other formats see
-/// an ordinary newtype (and hand over what they have), while reading out of
-/// one of our values, it says the target is a `Value` too, which then
-/// gets every number's text exactly (`1.10`, `1e400`, 30-digit integers),
-/// where `deserialize_any` can only offer an `f64` or a 64-bit integer.
-const VALUE_TOKEN: &str = "$llmstream::private::Value";
-
-fn number_from_f64<E: de::Error>(f: f64) -> Result<Number, E> {
-    Number::from_f64(f).ok_or_else(|| {
-        E::invalid_value(
-            Unexpected::Float(f),
-            &"a finite number (JSON has no NaN or infinity)",
-        )
-    })
-}
-
-fn number_from_text<E: de::Error>(text: &str) -> Result<Number, E> {
-    Number::from_text(text)
-        .ok_or_else(|| E::invalid_value(Unexpected::Str(text), &"the text of a JSON number"))
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::from(n))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::from(n))
-    }
-    fn visit_i128<E: de::Error>(self, n: i128) -> Result<Value, E> {
-        Ok(Value::from(n))
-    }
-    fn visit_u128<E: de::Error>(self, n: u128) -> Result<Value, E> {
-        Ok(Value::from(n))
-    }
-    fn visit_f64<E: de::Error>(self, f: f64) -> Result<Value, E> {
-        number_from_f64(f).map(Value::Number)
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(String::from(s)))
-    }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Value::deserialize(d)
-    }
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        // Not `Value::deserialize`: it would ask for the newtype again.
-        d.deserialize_any(ValueVisitor)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        let Some(first) = access.next_key::<String>()? else {
-            return Ok(Value::Object(map));
-        };
-        if first == SERDE_JSON_NUMBER {
-            let text: String = access.next_value()?;
-            return number_from_text(&text).map(Value::Number);
-        }
-        map.push(first, access.next_value()?);
-        while let Some((key, value)) = access.next_entry::<String, Value>()? {
-            map.push(key, value);
-        }
-        Ok(Value::Object(map))
-    }
-}
-
-/// Accepts whatever a serde format produces: integers of any width, finite
-/// floats (kept as their shortest round-trip text, `1.0` stays `1.0`),
-/// and serde_json's `arbitrary_precision` numbers exactly as written.
-///
-/// It asks the format for a newtype (see `VALUE_TOKEN`), which self-
-/// describing formats pass through (serde_json, CBOR, MessagePack, TOML,
-/// serde's own buffering); RON, which spells a newtype out by name, needs
-/// its `unwrap_newtypes` extension to read one.
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_newtype_struct(VALUE_TOKEN, ValueVisitor)
-    }
-}
-
-/// Accepts a number from any serde format (see [`Value`]'s `Deserialize`).
-impl<'de> Deserialize<'de> for Number {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Number, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::Number(n) => Ok(n),
-            other => Err(de::Error::invalid_type(unexpected(&other), &"a number")),
-        }
-    }
-}
-
-/// Accepts a map from any serde format; members keep their order.
-impl<'de> Deserialize<'de> for Map {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Map, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::Object(map) => Ok(map),
-            other => Err(de::Error::invalid_type(unexpected(&other), &"an object")),
-        }
-    }
-}
-
-fn unexpected(value: &Value) -> Unexpected<'_> {
-    match value {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => Unexpected::Unsigned(u),
-            (_, Some(i)) => Unexpected::Signed(i),
-            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
-    }
-}
-
-// ---------------------------------------------------------------------------
-// The error of from_value / from_partial
-
-/// Why a [`Value`] could not be read as the requested type, and where.
-///
-/// Displays as serde's message followed by the path, like
-/// `invalid type: string "x", expected u32 at days[1].budget`.
-///
-/// ```
-/// use llmstream::json::{from_value, parse};
-///
-/// #[derive(serde::Deserialize, Debug)]
-/// struct Day { budget: u32 }
-///
-/// let value = parse(br#"[{"budget":10},{"budget":"x"}]"#)?;
-/// let error = from_value::<Vec<Day>>(&value).unwrap_err();
-/// assert_eq!(error.path().to_string(), "[1].budget");
-/// assert_eq!(error.to_string(), r#"invalid type: string "x", expected u32 at [1].budget"#);
-/// # Ok::<(), llmstream::json::Error>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeError {
-    message: String,
-    path: Vec<Segment>,
-}
-
-impl DeError {
-    /// serde's message, without the path.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// Where in the value the error is (the root is the empty path).
-    pub fn path(&self) -> Path<'_> {
-        Path::new(&self.path)
-    }
-
-    fn at(mut self, segment: Segment) -> Self {
-        self.path.insert(0, segment);
-        self
-    }
-}
-
-impl fmt::Display for DeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)?;
-        if !self.path.is_empty() {
-            write!(f, " at {}", self.path())?;
-        }
-        Ok(())
-    }
-}
-
-impl core::error::Error for DeError {}
-
-impl de::Error for DeError {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        DeError {
-            message: msg.to_string(),
-            path: Vec::new(),
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Entry points
-
-/// Reads a `T` out of a [`Value`], as `serde_json::from_value` does (but
-/// borrowing: `&str` fields borrow from the value).
+/// Reads a `T` out of a [`Value`], taking it as `serde_json::from_value`
+/// does ([`from_value_ref`] borrows it instead).
 ///
 /// Numbers are read from their exact text: `u64`, `i128`, `f32` fields get
 /// the value the text denotes, not one rounded through another type first.
@@ -314,14 +30,32 @@ impl de::Error for DeError {
 /// use llmstream::json::{from_value, parse};
 ///
 /// #[derive(serde::Deserialize, Debug, PartialEq)]
-/// struct Call<'a> { city: &'a str, days: u8, units: Option<String> }
+/// struct Call { city: String, days: u8, units: Option<String> }
 ///
 /// let value = parse(br#"{"city":"Oslo","days":3}"#)?;
-/// let call: Call = from_value(&value).unwrap();
-/// assert_eq!(call, Call { city: "Oslo", days: 3, units: None });
+/// let call: Call = from_value(value).unwrap();
+/// assert_eq!(call, Call { city: "Oslo".into(), days: 3, units: None });
 /// # Ok::<(), llmstream::json::Error>(())
 /// ```
-pub fn from_value<'de, T: Deserialize<'de>>(value: &'de Value) -> Result<T, DeError> {
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, DeError> {
+    T::deserialize(&value)
+}
+
+/// [`from_value`] borrowing the value: `&str` fields borrow from it, and the
+/// value stays the caller's.
+///
+/// ```
+/// use llmstream::json::{from_value_ref, parse};
+///
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Call<'a> { city: &'a str, days: u8 }
+///
+/// let value = parse(br#"{"city":"Oslo","days":3}"#)?;
+/// let call: Call = from_value_ref(&value).unwrap();
+/// assert_eq!(call, Call { city: "Oslo", days: 3 });
+/// # Ok::<(), llmstream::json::Error>(())
+/// ```
+pub fn from_value_ref<'de, T: Deserialize<'de>>(value: &'de Value) -> Result<T, DeError> {
     T::deserialize(value)
 }
 
@@ -388,6 +122,42 @@ pub fn from_partial<'de, T: Deserialize<'de>>(snapshot: &'de Value) -> Result<T,
         mode: Mode {
             partial: true,
             edge: true,
+            drop_edge: true,
+        },
+    })
+}
+
+/// [`from_partial`] that drops nothing: missing members still get empty
+/// values, but a last array element on the growing edge that does not fit
+/// is an error naming its path, as everywhere else.
+///
+/// `from_partial` cannot tell an element that is not complete yet from one
+/// of the wrong shape, so it drops either while it is the last; when a
+/// shape mismatch must be seen at once (a model writing the wrong type),
+/// this says which field did not fit.
+///
+/// ```
+/// use llmstream::json::{from_partial, from_partial_strict, parse};
+///
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Plan { days: Vec<Day> }
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Day { title: String, budget: Option<u32> }
+///
+/// let snapshot = parse(br#"{"days":[{"title":"Museums"},{"title":"Fjords","budget":"high"}]}"#)?;
+/// let lenient: Plan = from_partial(&snapshot).unwrap();
+/// assert_eq!(lenient.days.len(), 1); // the last day does not fit: dropped
+/// let error = from_partial_strict::<Plan>(&snapshot).unwrap_err();
+/// assert_eq!(error.path().to_string(), "days[1].budget");
+/// # Ok::<(), llmstream::json::Error>(())
+/// ```
+pub fn from_partial_strict<'de, T: Deserialize<'de>>(snapshot: &'de Value) -> Result<T, DeError> {
+    T::deserialize(De {
+        value: snapshot,
+        mode: Mode {
+            partial: true,
+            edge: true,
+            drop_edge: false,
         },
     })
 }
@@ -419,23 +189,28 @@ impl Parser {
 // The deserializer over &Value
 
 #[derive(Clone, Copy)]
-struct Mode {
+pub(super) struct Mode {
     /// Reading a snapshot: missing members get empty values.
-    partial: bool,
+    pub(super) partial: bool,
     /// This value is on the growing edge (the last child of the last child
     /// of … the root), where the document may still be incomplete.
-    edge: bool,
+    pub(super) edge: bool,
+    /// In partial mode, a last array element on the growing edge that
+    /// cannot be read yet is dropped ([`from_partial`]) rather than an
+    /// error ([`from_partial_strict`]).
+    pub(super) drop_edge: bool,
 }
 
 const STRICT: Mode = Mode {
     partial: false,
     edge: false,
+    drop_edge: false,
 };
 
 #[derive(Clone, Copy)]
-struct De<'de> {
-    value: &'de Value,
-    mode: Mode,
+pub(super) struct De<'de> {
+    pub(super) value: &'de Value,
+    pub(super) mode: Mode,
 }
 
 /// Forwards `Deserializer` methods of `&Value` to the strict [`De`].
@@ -679,7 +454,7 @@ impl<'de> Deserializer<'de> for De<'de> {
     }
 }
 
-fn visit_array<'de, V: Visitor<'de>>(
+pub(super) fn visit_array<'de, V: Visitor<'de>>(
     items: &'de [Value],
     tuple_len: Option<usize>,
     mode: Mode,
@@ -691,7 +466,7 @@ fn visit_array<'de, V: Visitor<'de>>(
 /// [`visit_array`] for an array `empty_depth` empty values deep (its
 /// padding elements one deeper): a tuple that holds itself through a `Box`
 /// would otherwise pad forever.
-fn visit_array_at<'de, V: Visitor<'de>>(
+pub(super) fn visit_array_at<'de, V: Visitor<'de>>(
     items: &'de [Value],
     tuple_len: Option<usize>,
     mode: Mode,
@@ -749,15 +524,12 @@ impl<'de> SeqAccess<'de> for &mut Seq<'de> {
             let edge = self.mode.edge && last;
             let child = De {
                 value,
-                mode: Mode {
-                    partial: self.mode.partial,
-                    edge,
-                },
+                mode: Mode { edge, ..self.mode },
             };
             self.index += 1;
             return match seed.deserialize(child) {
                 Ok(v) => Ok(Some(v)),
-                Err(_) if self.mode.partial && edge => {
+                Err(_) if self.mode.partial && self.mode.drop_edge && edge => {
                     self.stopped = true;
                     Ok(None)
                 }
@@ -782,7 +554,7 @@ impl<'de> SeqAccess<'de> for &mut Seq<'de> {
     }
 }
 
-fn visit_object<'de, V: Visitor<'de>>(
+pub(super) fn visit_object<'de, V: Visitor<'de>>(
     map: &'de Map,
     fields: Option<&'static [&'static str]>,
     mode: Mode,
@@ -791,7 +563,7 @@ fn visit_object<'de, V: Visitor<'de>>(
     visit_members(map.as_slice(), fields, mode, visitor)
 }
 
-fn visit_members<'de, V: Visitor<'de>>(
+pub(super) fn visit_members<'de, V: Visitor<'de>>(
     map: &'de [(MemberKey, Value)],
     fields: Option<&'static [&'static str]>,
     mode: Mode,
@@ -813,23 +585,23 @@ fn visit_members<'de, V: Visitor<'de>>(
     visitor.visit_map(&mut access)
 }
 
-enum Pending<'de> {
+pub(super) enum Pending<'de> {
     None,
     Member(&'de str, &'de Value, bool),
     Missing(&'static str),
 }
 
-struct Members<'de> {
-    map: &'de [(MemberKey, Value)],
-    index: usize,
+pub(super) struct Members<'de> {
+    pub(super) map: &'de [(MemberKey, Value)],
+    pub(super) index: usize,
     /// In partial mode, the struct's fields: those the object lacks are
     /// given empty values after its own members.
-    fields: &'static [&'static str],
-    field_index: usize,
-    pending: Pending<'de>,
-    mode: Mode,
+    pub(super) fields: &'static [&'static str],
+    pub(super) field_index: usize,
+    pub(super) pending: Pending<'de>,
+    pub(super) mode: Mode,
     /// How many empty structs deep (guards a type that contains itself).
-    depth: usize,
+    pub(super) depth: usize,
 }
 
 impl<'de> MapAccess<'de> for &mut Members<'de> {
@@ -862,8 +634,8 @@ impl<'de> MapAccess<'de> for &mut Members<'de> {
                 let child = De {
                     value,
                     mode: Mode {
-                        partial: self.mode.partial,
                         edge: self.mode.edge && last,
+                        ..self.mode
                     },
                 };
                 seed.deserialize(child)
@@ -1015,276 +787,5 @@ impl<'de> Deserializer<'de> for Key<'de> {
     serde::forward_to_deserialize_any! {
         char str string bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
-    }
-}
-
-/// The value of a member a partial object does not have yet.
-struct Empty {
-    /// The field's name, for the error of a type without an empty value.
-    field: &'static str,
-    depth: usize,
-}
-
-/// How many empty structs and tuples may nest (a type can only contain
-/// itself directly through a `Box`, which no finite JSON can fill anyway).
-const MAX_EMPTY_DEPTH: usize = 64;
-
-impl Empty {
-    fn missing(&self) -> DeError {
-        if self.field.is_empty() {
-            de::Error::custom("missing tuple element")
-        } else {
-            de::Error::missing_field(self.field)
-        }
-    }
-}
-
-impl<'de> Deserializer<'de> for Empty {
-    type Error = DeError;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_none()
-    }
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_bool(false)
-    }
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_i64(0)
-    }
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_i64(0)
-    }
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_i64(0)
-    }
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_i64(0)
-    }
-    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_i128(0)
-    }
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_u128(0)
-    }
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_f32(0.0)
-    }
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_f64(0.0)
-    }
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_borrowed_str("")
-    }
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_borrowed_str("")
-    }
-    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_borrowed_bytes(&[])
-    }
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_borrowed_bytes(&[])
-    }
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_newtype_struct(self)
-    }
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visit_array(&[], None, PARTIAL_INNER, visitor)
-    }
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        if self.depth >= MAX_EMPTY_DEPTH {
-            return Err(self.missing());
-        }
-        visit_array_at(&[], Some(len), PARTIAL_INNER, self.depth + 1, visitor)
-    }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        self.deserialize_tuple(len, visitor)
-    }
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visit_members(&[], None, PARTIAL_INNER, visitor)
-    }
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        if self.depth >= MAX_EMPTY_DEPTH {
-            return Err(self.missing());
-        }
-        let mut access = Members {
-            map: &[],
-            index: 0,
-            fields,
-            field_index: 0,
-            pending: Pending::None,
-            mode: PARTIAL_INNER,
-            depth: self.depth + 1,
-        };
-        visitor.visit_map(&mut access)
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        _visitor: V,
-    ) -> Result<V::Value, DeError> {
-        Err(self.missing())
-    }
-    fn deserialize_char<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, DeError> {
-        Err(self.missing())
-    }
-    fn deserialize_identifier<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, DeError> {
-        Err(self.missing())
-    }
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-}
-
-/// Partial mode away from the growing edge (inside values that are empty).
-const PARTIAL_INNER: Mode = Mode {
-    partial: true,
-    edge: false,
-};
-
-// ---------------------------------------------------------------------------
-// serde_json conversions
-
-#[cfg(feature = "serde_json")]
-mod json_conversions {
-    use alloc::string::ToString;
-
-    use super::super::value::{Map, Number, Value};
-
-    /// Numbers keep their text (serde_json's `Display`, which is exact).
-    ///
-    /// ```
-    /// use llmstream::json::Value;
-    ///
-    /// let ours = Value::from(serde_json::json!({"a": [1, 2.5, "x", null]}));
-    /// assert_eq!(ours.to_json(), r#"{"a":[1,2.5,"x",null]}"#);
-    /// ```
-    impl From<serde_json::Value> for Value {
-        fn from(value: serde_json::Value) -> Value {
-            match value {
-                serde_json::Value::Null => Value::Null,
-                serde_json::Value::Bool(b) => Value::Bool(b),
-                serde_json::Value::Number(n) => from_number(&n),
-                serde_json::Value::String(s) => Value::String(s),
-                serde_json::Value::Array(items) => {
-                    Value::Array(items.into_iter().map(Value::from).collect())
-                }
-                serde_json::Value::Object(map) => Value::Object(
-                    map.into_iter()
-                        .map(|(k, v)| (k, Value::from(v)))
-                        .collect::<Map>(),
-                ),
-            }
-        }
-    }
-
-    impl From<&serde_json::Value> for Value {
-        fn from(value: &serde_json::Value) -> Value {
-            match value {
-                serde_json::Value::Null => Value::Null,
-                serde_json::Value::Bool(b) => Value::Bool(*b),
-                serde_json::Value::Number(n) => from_number(n),
-                serde_json::Value::String(s) => Value::String(s.clone()),
-                serde_json::Value::Array(items) => {
-                    Value::Array(items.iter().map(Value::from).collect())
-                }
-                serde_json::Value::Object(map) => Value::Object(
-                    map.iter()
-                        .map(|(k, v)| (k.clone(), Value::from(v)))
-                        .collect::<Map>(),
-                ),
-            }
-        }
-    }
-
-    fn from_number(n: &serde_json::Number) -> Value {
-        // serde_json writes every Number it holds as valid JSON text.
-        Number::from_text(&n.to_string()).map_or(Value::Null, Value::Number)
-    }
-
-    /// Numbers go through `serde_json::Number`'s parser: exact with
-    /// serde_json's `arbitrary_precision` feature, otherwise the
-    /// best-fitting `u64`/`i64`/`f64`. A number beyond `f64`'s range
-    /// (`1e400`), which serde_json cannot hold, becomes `null`. Objects keep
-    /// the last of duplicate keys, as [`Map::get`] does.
-    ///
-    /// ```
-    /// let ours = llmstream::json::parse(br#"{"a":[1,2.5,"x",null]}"#)?;
-    /// let theirs = serde_json::Value::from(&ours);
-    /// assert_eq!(theirs, serde_json::json!({"a": [1, 2.5, "x", null]}));
-    /// # Ok::<(), llmstream::json::Error>(())
-    /// ```
-    impl From<&Value> for serde_json::Value {
-        fn from(value: &Value) -> serde_json::Value {
-            match value {
-                Value::Null => serde_json::Value::Null,
-                Value::Bool(b) => serde_json::Value::Bool(*b),
-                Value::Number(n) => n
-                    .as_str()
-                    .parse::<serde_json::Number>()
-                    .map_or(serde_json::Value::Null, serde_json::Value::Number),
-                Value::String(s) => serde_json::Value::String(s.clone()),
-                Value::Array(items) => {
-                    serde_json::Value::Array(items.iter().map(serde_json::Value::from).collect())
-                }
-                Value::Object(map) => {
-                    let mut out = serde_json::Map::new();
-                    for (k, v) in map {
-                        out.insert(k.as_str().into(), serde_json::Value::from(v));
-                    }
-                    serde_json::Value::Object(out)
-                }
-            }
-        }
-    }
-
-    /// As `From<&Value>`.
-    impl From<Value> for serde_json::Value {
-        fn from(value: Value) -> serde_json::Value {
-            serde_json::Value::from(&value)
-        }
     }
 }
