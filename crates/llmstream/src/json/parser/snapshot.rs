@@ -1,7 +1,7 @@
 //! The value the parser keeps (see [`Keep`]).
 //!
 //! Live: every value goes into the partial value as it starts, in the
-//! innermost open container (found in one step: see `live`), so the
+//! innermost open container (the end of the open path: see `live`), so the
 //! snapshot is current after every piece.
 //!
 //! Final: the elements of open containers wait on shared stacks, and each
