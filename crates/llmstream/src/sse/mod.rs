@@ -63,8 +63,13 @@ mod error;
 mod event;
 mod limits;
 mod scan;
+// SIMD intrinsics and the unchecked UTF-8 conversions they justify.
+#[allow(unsafe_code)]
+mod simd;
 #[cfg(test)]
 mod tests;
+#[allow(unsafe_code)]
+mod utf8;
 
 use alloc::vec::Vec;
 

@@ -11,10 +11,10 @@ use crate::json::error::{ErrorKind, Expected};
 use crate::json::options::Keep;
 use crate::json::path::Segment;
 use crate::json::scan::{
-    ends_run, escaped_char, hex_value, run_end_bits, string_run_end, surrogate_pair, Tail, Utf8Tail,
+    ends_run, escaped_char, hex_value, run_end_bits, string_run_end, surrogate_pair,
 };
 use crate::json::value::Value;
-use crate::utf8::End;
+use crate::utf8::{End, Tail, Utf8Tail};
 
 impl Parser {
     /// The common case when streaming, without the state machine: a piece
