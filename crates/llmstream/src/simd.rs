@@ -282,6 +282,15 @@ pub(crate) mod wide {
         t
     };
 
+    /// [`utf8_valid`] where AVX2 is [`available`]; `None` where it is not.
+    pub(crate) fn utf8_valid_if_available(bytes: &[u8]) -> Option<bool> {
+        if !available() {
+            return None;
+        }
+        // SAFETY: AVX2 is available (checked just above).
+        Some(unsafe { utf8_valid(bytes) })
+    }
+
     /// Whether all of `bytes` is well-formed UTF-8 (the Unicode Standard's
     /// table 3-7), ending between characters. 32 bytes a step; a block of
     /// ASCII costs a load, a mask and a test.

@@ -48,6 +48,13 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
             return found;
         }
     }
+    automaton_valid_prefix(bytes)
+}
+
+/// [`valid_prefix`] by the automaton alone (and `core` for where an error
+/// is), whatever the length: what it does where the CPU has no AVX2.
+#[inline(always)]
+pub(crate) fn automaton_valid_prefix(bytes: &[u8]) -> (&str, End) {
     match automaton_state(bytes) {
         ACCEPT => {
             debug_assert!(core::str::from_utf8(bytes).is_ok());
@@ -646,6 +653,95 @@ mod tests {
             let mut bad = long[..cut].to_vec();
             bad[cut / 2] = 0xff;
             assert_eq!(valid_prefix(&bad), expected(&bad));
+        }
+    }
+
+    /// What `core::str::from_utf8` says, in the terms of `__fuzz`.
+    fn core_verdict(bytes: &[u8]) -> crate::__fuzz::Utf8Verdict {
+        core::str::from_utf8(bytes)
+            .map(|_| ())
+            .map_err(|e| (e.valid_up_to(), e.error_len().is_none()))
+    }
+
+    /// Every validator against `core` on `bytes`, with AVX2 and without.
+    fn all_validators_agree(bytes: &[u8]) {
+        use crate::__fuzz::*;
+        let want = core_verdict(bytes);
+        let check = || {
+            assert_eq!(validate_utf8(bytes), want, "{bytes:x?}");
+            assert_eq!(validate_utf8_automaton(bytes), want, "{bytes:x?}");
+            assert_eq!(validate_sse_line(bytes), want.is_ok(), "{bytes:x?}");
+            if let Some(valid) = validate_utf8_simd(bytes) {
+                assert_eq!(valid, want.is_ok(), "{bytes:x?}");
+            }
+        };
+        check();
+        crate::simd::narrow(check);
+    }
+
+    /// The edges of the Unicode Standard's table 3-7 (overlong forms,
+    /// surrogates, the largest code point and past it, bytes that never
+    /// occur, lone and extra continuation bytes, sequences cut short), each
+    /// after 0 to 31 bytes of filler, in short and in long slices (past
+    /// `WIDE`, so the AVX2 check runs), starting at every offset of a
+    /// block, followed by nothing, ASCII or more text, and cut at every
+    /// byte: every validator says what `core` says.
+    #[test]
+    fn tricky_sequences_at_every_alignment_agree_with_core() {
+        let tricky: &[&[u8]] = &[
+            b"\xC0\x80",
+            b"\xC1\xBF",
+            b"\xE0\x80\x80",
+            b"\xE0\x9F\xBF",
+            b"\xF0\x80\x80\x80",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xED\xA0\x80",
+            b"\xED\xBF\xBF",
+            b"\xED\x9F\xBF",
+            b"\xEE\x80\x80",
+            b"\xF4\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xF8\x88\x80\x80\x80",
+            b"\xFE",
+            b"\xFF",
+            b"\x80",
+            b"\xBF",
+            b"\xC2",
+            b"\xE2\x82",
+            b"\xF0\x9F\x98",
+            b"\xC2\x80",
+            b"\xDF\xBF",
+            b"\xE0\xA0\x80",
+            b"\xEF\xBF\xBF",
+            b"\xF0\x90\x80\x80",
+            b"\xE2\x82\xAC\x80",
+        ];
+        for filler in ["a", "\u{e9}", "\u{65e5}", "\u{1f600}"] {
+            for long in [false, true] {
+                let mut text = Vec::new();
+                while text.len() < if long { WIDE + 40 } else { 20 } {
+                    text.extend_from_slice(filler.as_bytes());
+                }
+                for offset in 0..32 {
+                    for &seq in tricky {
+                        for tail in [&b""[..], b"z", "\u{65e5}".as_bytes()] {
+                            let mut bytes = alloc::vec![b'a'; offset];
+                            bytes.extend_from_slice(&text);
+                            bytes.extend_from_slice(seq);
+                            bytes.extend_from_slice(tail);
+                            all_validators_agree(&bytes);
+                            all_validators_agree(&bytes[offset..]);
+                            if tail.is_empty() {
+                                for cut in 1..seq.len() {
+                                    let end = bytes.len() - seq.len() + cut;
+                                    all_validators_agree(&bytes[offset..end]);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 

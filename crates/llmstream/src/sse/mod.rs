@@ -69,7 +69,7 @@ mod simd;
 #[cfg(test)]
 mod tests;
 #[allow(unsafe_code)]
-mod utf8;
+pub(crate) mod utf8;
 
 use alloc::vec::Vec;
 
