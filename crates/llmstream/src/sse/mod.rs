@@ -31,8 +31,7 @@
 //! is a view into the piece when it is one line long. Only a line that a
 //! piece cuts is kept in the decoder's buffer. Both give the same items,
 //! however the stream is cut; `decode` pays off most when the pieces are
-//! large (64 KiB reads of many small events: a quarter less time than
-//! `feed`, docs/benchmarks-history.md).
+//! large (64 KiB reads of many small events).
 //!
 //! The rules, all of them (<https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation>):
 //!

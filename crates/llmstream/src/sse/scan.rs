@@ -11,9 +11,8 @@ fn is_line_end(byte: &u8) -> bool {
 
 /// How far a line is searched with SSE2 before AVX2 takes over (where the
 /// CPU has it): past the lines of a provider stream, whose events are a
-/// few hundred bytes (going wide after 64 bytes cost their bodies 9–16%
-/// more instructions: the call, and the wide setup, for a line end a step
-/// or two away).
+/// few hundred bytes (going wide sooner costs them the call and the wide
+/// setup, for a line end a step or two away).
 pub(crate) const LONG_LINE: usize = 512;
 
 /// The index of the first CR or LF in `haystack`.

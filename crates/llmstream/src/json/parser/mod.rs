@@ -574,7 +574,7 @@ mod tests {
     use super::*;
 
     /// A gateway holds one idle parser per open tool call: it must stay
-    /// small and own no heap until bytes arrive (issue 8's budget: 256 B).
+    /// small and own no heap until bytes arrive (at most 256 bytes).
     #[test]
     fn an_idle_parser_is_small_and_owns_no_heap() {
         assert!(core::mem::size_of::<Parser>() <= 256);

@@ -24,11 +24,9 @@ const OPEN_STRING_ROOM: usize = 32;
 
 /// The largest buffer a closed live string leaves for the next one (see
 /// `settle_closed_string`). It is what a parser may hold beyond its value:
-/// 10,000 streams half-way through 16 KiB tool arguments hold 3.8 KB a
-/// stream more than with no spare (21.9 KB against 18.1 KB), for 5% fewer
-/// instructions on a streamed text-heavy document; 1 KiB would keep the
-/// memory and lose the gain, 8 KiB gains nothing more
-/// (docs/benchmarks-history.md).
+/// enough that the strings of typical tool arguments stop reallocating,
+/// small enough that many idle streams hold little more than their
+/// values.
 pub(super) const SPARE_ROOM_LIMIT: usize = 4 * 1024;
 
 impl Parser {
@@ -47,9 +45,9 @@ impl Parser {
     /// into the snapshot), with the capacity the last closed string left
     /// there: a stream of many strings stops reallocating once its buffer
     /// has grown to the longest of them, and a first string starts with
-    /// room for 32 bytes (it did not end in its piece, so it will grow).
-    /// Growth and the shrink at the close were 8% of a streamed text-heavy
-    /// document's instructions (docs/benchmarks-history.md).
+    /// room for 32 bytes (it did not end in its piece, so it will grow):
+    /// growth and a shrink at every close are otherwise a large part of
+    /// streaming a text-heavy document.
     pub(super) fn open_string(&mut self) {
         if self.opts.keep == Keep::Live {
             let mut room = core::mem::take(&mut self.text);
@@ -152,9 +150,9 @@ impl Parser {
     /// kept for the next string, up to [`SPARE_ROOM_LIMIT`] (a longer one
     /// is shrunk in place instead, so a parser never holds a large spare).
     /// Containers keep their spare capacity: a reallocation per closed
-    /// `[lon, lat]` cost 18% on a GeoJSON stream, and even only for large
-    /// spares, 4–5% on GeoJSON and twitter streams (the walk to each closed
-    /// container) for 3–10% less heap.
+    /// `[lon, lat]`, or a walk to each closed container to find a large
+    /// spare, costs a stream of numbers or small objects far more than
+    /// the heap it saves.
     fn settle_closed_string(&mut self) {
         if let Some(text) = self.root.string_mut(self.frames.len()) {
             if text.capacity() == text.len() {
