@@ -44,8 +44,23 @@ seed actions 00 "$fixtures"/chunker/*.jsonl "$fixtures"/providers/*/*.chunks.txt
 # chunker: bit 0 set = placeholders held.
 seed chunker 00 "$fixtures"/chunker/*.jsonl
 seed chunker 01 "$fixtures"/chunker/*.jsonl
+# utf8: raw bytes, no header: the JSON test suite's documents (strings in
+# every script, invalid and cut UTF-8 among them) and the SSE recordings.
+seed_raw() {
+    local target="$1"
+    shift
+    mkdir -p "$corpus/$target"
+    local f name
+    for f in "$@"; do
+        [ -f "$f" ] || continue
+        [ "$(stat -c %s "$f")" -le 65536 ] || continue
+        name="$(sha1sum < "$f" | cut -c1-16)"
+        cp "$f" "$corpus/$target/seed-$name"
+    done
+}
+seed_raw utf8 "$json"/*.json "${sse[@]}"
 
-for target in json_parser json_repair sse_decoder providers actions chunker; do
+for target in json_parser json_repair sse_decoder providers actions chunker utf8; do
     count=$(find "$corpus/$target" -type f 2>/dev/null | wc -l)
     echo "$target: $count files"
 done

@@ -80,9 +80,11 @@
 //! # Ok::<(), llmstream::providers::PipelineError>(())
 //! ```
 #![no_std]
-// `unsafe` is denied but in three audited modules: `utf8`, `simd` and
-// `json::parser::live`.
+// `unsafe` is denied but in the modules named `simd` and `utf8` (here and in
+// `sse`): SIMD intrinsics, and the unchecked UTF-8 conversions they
+// justify. Each `unsafe` block there says why it is sound.
 #![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 // Bytes from the network reach nearly every function: nothing that input
 // can reach may panic. Tests may.
@@ -104,9 +106,61 @@ extern crate alloc;
 pub mod chunker;
 pub mod json;
 pub mod providers;
+#[allow(unsafe_code)]
 mod simd;
 pub mod sse;
 #[cfg(feature = "futures")]
 pub mod stream;
 pub mod tools;
+#[allow(unsafe_code)]
 mod utf8;
+
+/// Entry points for the fuzz targets in `fuzz/`: not part of the API, and
+/// not covered by semver.
+#[doc(hidden)]
+pub mod __fuzz {
+    use crate::utf8::End;
+
+    /// What a validator says of a slice, in `core::str::from_utf8`'s
+    /// terms: `Ok(())` if all of it is valid UTF-8, else how many bytes at
+    /// the start are (`valid_up_to`) and whether the rest is the start of
+    /// a character that more bytes could complete (`error_len() == None`).
+    pub type Utf8Verdict = Result<(), (usize, bool)>;
+
+    fn verdict(bytes: &[u8], (text, end): (&str, End)) -> Utf8Verdict {
+        match end {
+            End::Valid if text.len() == bytes.len() => Ok(()),
+            End::Valid | End::Invalid => Err((text.len(), false)),
+            End::Cut => Err((text.len(), true)),
+        }
+    }
+
+    /// The validator every parser uses: ASCII words for short slices, AVX2
+    /// for long ones where the CPU has it, else the automaton.
+    pub fn validate_utf8(bytes: &[u8]) -> Utf8Verdict {
+        verdict(bytes, crate::utf8::valid_prefix(bytes))
+    }
+
+    /// The automaton alone, whatever the length (what a CPU without AVX2
+    /// runs).
+    pub fn validate_utf8_automaton(bytes: &[u8]) -> Utf8Verdict {
+        verdict(bytes, crate::utf8::automaton_valid_prefix(bytes))
+    }
+
+    /// The AVX2 check of a whole slice; `None` where the CPU has no AVX2.
+    pub fn validate_utf8_simd(bytes: &[u8]) -> Option<bool> {
+        #[cfg(target_arch = "x86_64")]
+        return crate::simd::wide::utf8_valid_if_available(bytes);
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = bytes;
+            None
+        }
+    }
+
+    /// The SSE decoder's check of a line: its ASCII start skipped with
+    /// SIMD, the rest validated.
+    pub fn validate_sse_line(bytes: &[u8]) -> bool {
+        crate::sse::utf8::to_str(bytes).is_some()
+    }
+}

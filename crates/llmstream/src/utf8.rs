@@ -1,21 +1,19 @@
-//! UTF-8 validation, for pieces of every size: with `simd` and
-//! `json::parser::live`, the library's only `unsafe` code.
+//! UTF-8 validation, for pieces of every size, and the bytes of a
+//! character cut by the end of a piece ([`Utf8Tail`]).
 //!
 //! A stream arrives as many small pieces (16 bytes is typical of a tool
 //! call's argument deltas), and every piece must become `&str` before its
-//! text can join a `String`. `core::str::from_utf8` has a fixed cost of
-//! about 80 instructions on a 16-byte slice of ASCII (its word-at-a-time
-//! loop only starts at an aligned address) and about 180 on one of CJK
-//! text (a branch per character class, which mispredicts as the text
-//! mixes scripts): together a sixth of the cost of parsing a streamed
-//! text-heavy document, and a fifth of a whole parse of one. Here a short
+//! text can join a `String`. `core::str::from_utf8` has a fixed cost that
+//! is large next to a 16-byte slice (its word-at-a-time loop only starts at
+//! an aligned address, and it branches per character class). Here a short
 //! slice is checked for ASCII with a few word reads; anything else runs
 //! through a branch-free automaton, a table load and a shift a byte, which
-//! skips sixteen bytes of ASCII at a time. Only a slice that is not valid
-//! UTF-8 goes to `core`, for the exact place of the error.
-//! docs/benchmarks-history.md has the counts before and after.
-
-use alloc::vec::Vec;
+//! skips sixteen bytes of ASCII at a time, and a long slice goes to the
+//! AVX2 check of `simd` where the CPU has it. Only a slice that is not
+//! valid UTF-8 goes to `core`, for the exact place of the error.
+//!
+//! The text is then made with `from_utf8_unchecked`, each call next to the
+//! argument that it is sound and a debug assertion that it is.
 
 /// Longest slice given the whole-slice ASCII check first (a longer one is
 /// checked sixteen bytes at a time inside the automaton's loop).
@@ -37,11 +35,11 @@ pub(crate) enum End {
 #[inline(always)]
 pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
     if bytes.len() <= SHORT && bytes.is_ascii() {
+        debug_assert!(core::str::from_utf8(bytes).is_ok());
         // SAFETY: every byte is below 0x80, and a sequence of such bytes is
         // valid UTF-8 (each is a one-byte character: RFC 3629 section 3).
         // `short_slices_agree_with_core` checks every length up to past
         // `SHORT` with a non-ASCII byte at each position.
-        #[allow(unsafe_code)]
         return (unsafe { core::str::from_utf8_unchecked(bytes) }, End::Valid);
     }
     #[cfg(target_arch = "x86_64")]
@@ -50,8 +48,16 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
             return found;
         }
     }
+    automaton_valid_prefix(bytes)
+}
+
+/// [`valid_prefix`] by the automaton alone (and `core` for where an error
+/// is), whatever the length: what it does where the CPU has no AVX2.
+#[inline(always)]
+pub(crate) fn automaton_valid_prefix(bytes: &[u8]) -> (&str, End) {
     match automaton_state(bytes) {
         ACCEPT => {
+            debug_assert!(core::str::from_utf8(bytes).is_ok());
             // SAFETY: the automaton accepts exactly the well-formed
             // byte sequences of the Unicode Standard's table 3-7 (see
             // `NEXT`), and skips only blocks of ASCII met between
@@ -59,7 +65,6 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
             // `four_byte_sequences_agree_with_core` (also after long
             // prefixes, at every offset in a block) and
             // `random_pieces_agree_with_core` check it.
-            #[allow(unsafe_code)]
             return (unsafe { core::str::from_utf8_unchecked(bytes) }, End::Valid);
         }
         ERROR => {}
@@ -71,11 +76,11 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
                 .rposition(|&b| !matches!(b, 0x80..=0xBF))
                 .and_then(|lead| bytes.get(..lead))
             {
+                debug_assert!(core::str::from_utf8(valid).is_ok());
                 // SAFETY: the automaton met no error, so `bytes` is
                 // whole characters followed by the valid start of one
                 // more, and `valid` ends where that one starts. Checked
                 // by the same tests.
-                #[allow(unsafe_code)]
                 return (unsafe { core::str::from_utf8_unchecked(valid) }, End::Cut);
             }
         }
@@ -88,12 +93,12 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
                 Some(_) => End::Invalid,
                 None => End::Cut,
             };
+            debug_assert!(core::str::from_utf8(valid).is_ok());
             // SAFETY: `Utf8Error::valid_up_to` is documented as "the index
             // in the given string up to which valid UTF-8 was verified";
             // the slice ends there (one pass, where taking the prefix
             // safely would validate it a second time). Checked by
             // `long_slices_agree_with_core`.
-            #[allow(unsafe_code)]
             let text = unsafe { core::str::from_utf8_unchecked(valid) };
             (text, end)
         }
@@ -104,7 +109,7 @@ pub(crate) fn valid_prefix(bytes: &[u8]) -> (&str, End) {
 /// it) rather than by the automaton: 32 bytes a step, whatever the
 /// script, where the automaton takes a table load and a shift a byte
 /// outside blocks of ASCII.
-const WIDE: usize = 256;
+pub(crate) const WIDE: usize = 256;
 
 /// [`valid_prefix`] of a long slice with AVX2: `None` where the CPU lacks
 /// it, or where the slice is not valid UTF-8 up to a character its end
@@ -139,7 +144,6 @@ fn wide_valid_prefix(bytes: &[u8]) -> Option<(&str, End)> {
     }
     let (whole, tail) = bytes.split_at_checked(cut)?;
     // SAFETY: AVX2 is available (checked above).
-    #[allow(unsafe_code)]
     let valid = unsafe { crate::simd::wide::utf8_valid(whole) };
     if !valid {
         return None;
@@ -149,12 +153,12 @@ fn wide_valid_prefix(bytes: &[u8]) -> Option<(&str, End)> {
         ERROR => return None,
         _ => End::Cut,
     };
+    debug_assert!(core::str::from_utf8(whole).is_ok());
     // SAFETY: `utf8_valid` accepts exactly the well-formed UTF-8 of table
     // 3-7 that ends between characters (the tests hold it against
     // `core::str::from_utf8` on every sequence of up to three bytes, at
     // every offset of a block, and on random text), and `whole` is a prefix
     // of `bytes` ending where `tail` starts.
-    #[allow(unsafe_code)]
     let text = unsafe { core::str::from_utf8_unchecked(whole) };
     Some((text, end))
 }
@@ -175,178 +179,19 @@ pub(crate) fn ascii_block<const N: usize>(block: &[u8; N]) -> Option<&str> {
     if bits & HIGH != 0 || !blocks.remainder().is_ascii() {
         return None;
     }
+    debug_assert!(core::str::from_utf8(block).is_ok());
     // SAFETY: every byte is below 0x80, and a sequence of such bytes is
     // valid UTF-8 (each is a one-byte character: RFC 3629 section 3).
     // `ascii_block_agrees_with_is_ascii` checks every byte value in every
     // lane of blocks of several sizes.
-    #[allow(unsafe_code)]
     Some(unsafe { core::str::from_utf8_unchecked(block) })
 }
 
-/// `bytes` as text if all of it is valid UTF-8, for long mostly-ASCII
-/// slices (an SSE data line): the ASCII blocks at the start are skipped
-/// with SIMD ([`crate::simd::ascii_prefix`]) and `core` validates the rest
-/// (or, from 256 bytes, [`valid_prefix`] and its AVX2 check).
-/// The automaton of [`valid_prefix`] took more instructions than `core` on
-/// long ASCII lines.
-#[inline]
-pub(crate) fn to_str(bytes: &[u8]) -> Option<&str> {
-    let ascii = crate::simd::ascii_prefix(bytes);
-    let rest = bytes.get(ascii..).unwrap_or(&[]);
-    if rest.len() >= WIDE {
-        // Text in another script (a JSON payload with CJK text, say).
-        if !all_valid(rest) {
-            return None;
-        }
-    } else if !(rest.len() < 16 && rest.is_ascii()) {
-        core::str::from_utf8(rest).ok()?;
-    }
-    // SAFETY: `bytes[..ascii]` is ASCII (`ascii_prefix` is tested against
-    // `is_ascii`) and `rest` was just validated. An ASCII byte is a whole
-    // character and never a continuation byte, so text that is ASCII
-    // followed by valid UTF-8 is valid UTF-8. `to_str_agrees_with_core`
-    // checks it.
-    #[allow(unsafe_code)]
-    Some(unsafe { core::str::from_utf8_unchecked(bytes) })
-}
-
-/// A byte buffer that remembers one stretch of itself known to be ASCII,
-/// found as the bytes were copied in, so that its text is later validated
-/// without reading that stretch again: the SSE decoder's line buffer,
-/// where a 4 MiB data line arriving in 1,460-byte pieces was read three
-/// times (searched for its end, copied, then validated when its event was
-/// dispatched) and is now read once ([`LineBuf::extend_line`]). The bytes
-/// change only through its methods, each of which keeps the stretch true.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct LineBuf {
-    bytes: Vec<u8>,
-    /// `bytes[ascii.0..ascii.1]` is ASCII (empty when nothing is known).
-    ascii: (usize, usize),
-}
-
-impl core::ops::Deref for LineBuf {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        &self.bytes
-    }
-}
-
-impl LineBuf {
-    pub(crate) fn clear(&mut self) {
-        self.bytes.clear();
-        self.ascii = (0, 0);
-    }
-
-    /// Drops the first `n` bytes.
-    pub(crate) fn drain_front(&mut self, n: usize) {
-        let n = n.min(self.bytes.len());
-        self.bytes.drain(..n);
-        self.ascii = (
-            self.ascii.0.saturating_sub(n),
-            self.ascii.1.saturating_sub(n),
-        );
-    }
-
-    /// Appends `bytes` (the known stretch, before them, stays true).
-    pub(crate) fn extend_from_slice(&mut self, bytes: &[u8]) {
-        self.bytes.extend_from_slice(bytes);
-    }
-
-    /// Appends `bytes`, checked for ASCII on the way in (they have just
-    /// been searched, so they are in the cache): the end of a line whose
-    /// start [`LineBuf::extend_line`] copied, or the start of a line a
-    /// piece cut.
-    pub(crate) fn extend_checked(&mut self, bytes: &[u8]) {
-        let from = self.bytes.len();
-        self.bytes.extend_from_slice(bytes);
-        if bytes.is_ascii() {
-            self.note_ascii(from, self.bytes.len());
-        }
-    }
-
-    /// Appends the start of `src` that holds no CR or LF, in whole blocks
-    /// of 32 bytes, checking on the way whether it is ASCII: the bytes
-    /// appended (up to 31 short of the line end, or of the end of `src`;
-    /// the caller appends the rest). Only with AVX2 (found at run
-    /// time) and a `src` of two steps or more; otherwise appends nothing.
-    pub(crate) fn extend_line(&mut self, src: &[u8]) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use crate::simd::wide;
-            if src.len() >= 2 * wide::STEP && wide::available() {
-                let from = self.bytes.len();
-                // SAFETY: AVX2 is available (checked just above).
-                #[allow(unsafe_code)]
-                let (copied, ascii) = unsafe { wide::extend_clean(&mut self.bytes, src) };
-                if ascii {
-                    // The kernel tested the sign bit of every byte it
-                    // copied.
-                    self.note_ascii(from, from + copied);
-                }
-                return copied;
-            }
-        }
-        let _ = src;
-        0
-    }
-
-    /// `bytes[from..to]` is ASCII: the known stretch grows if it ends at
-    /// `from`, and is replaced otherwise.
-    fn note_ascii(&mut self, from: usize, to: usize) {
-        if from == to {
-            return;
-        }
-        self.ascii = if self.ascii.1 == from && self.ascii.0 < from {
-            (self.ascii.0, to)
-        } else {
-            (from, to)
-        };
-    }
-
-    /// `self[start..end]` as text, if it is valid UTF-8 (and in bounds);
-    /// the part of it known to be ASCII is not read again.
-    #[inline]
-    pub(crate) fn to_str(&self, start: usize, end: usize) -> Option<&str> {
-        if self.ascii.1 <= start || self.ascii.0 >= end {
-            // Nothing of it is known: the usual short line.
-            return to_str(self.bytes.get(start..end)?);
-        }
-        self.to_str_past_ascii(start, end)
-    }
-
-    /// [`LineBuf::to_str`] of a line that overlaps the stretch known to be
-    /// ASCII. Out of line: inlined where an event's data is read, it made
-    /// reading a data line in place slower too.
-    #[inline(never)]
-    fn to_str_past_ascii(&self, start: usize, end: usize) -> Option<&str> {
-        let bytes = self.bytes.get(start..end)?;
-        let lo = self.ascii.0.clamp(start, end) - start;
-        let hi = self.ascii.1.clamp(start, end) - start;
-        let (lo, hi) = if lo < hi {
-            (lo, hi)
-        } else {
-            (bytes.len(), bytes.len())
-        };
-        to_str(bytes.get(..lo)?)?;
-        to_str(bytes.get(hi..)?)?;
-        // SAFETY: `bytes[..lo]` and `bytes[hi..]` were just validated, and
-        // `bytes[lo..hi]` lies inside the stretch `ascii`, which every
-        // method that changes `self.bytes` keeps ASCII (`extend_line` sets
-        // it only over bytes whose sign bits it tested; `drain_front`
-        // moves it with the bytes; `clear` empties it; appending leaves
-        // it). ASCII bytes are whole characters, so valid text, ASCII and
-        // valid text joined are valid. `line_buf_agrees_with_core` checks
-        // it on ASCII and non-ASCII lines cut every way.
-        #[allow(unsafe_code)]
-        Some(unsafe { core::str::from_utf8_unchecked(bytes) })
-    }
-}
-
 /// Whether all of `bytes` is valid UTF-8, by [`valid_prefix`]. Out of
-/// line: [`to_str`] is inlined where each SSE event's data is read, and
+/// line: `sse::utf8::to_str` is inlined where each SSE event's data is read, and
 /// with `valid_prefix` inlined in it the common short line was slower.
 #[inline(never)]
-fn all_valid(bytes: &[u8]) -> bool {
+pub(crate) fn all_valid(bytes: &[u8]) -> bool {
     valid_prefix(bytes).1 == End::Valid
 }
 
@@ -429,7 +274,7 @@ fn automaton_state(bytes: &[u8]) -> u64 {
 
 /// [`automaton_state`] of a long slice. Out of line: the short pieces of a
 /// stream take the path above, and inlining this loop too into every
-/// caller made them slower (5% more instructions for a streamed parse).
+/// caller makes them slower.
 #[inline(never)]
 fn long_state(bytes: &[u8]) -> u64 {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -461,6 +306,103 @@ fn run(mut state: u64, bytes: &[u8]) -> u64 {
         state = NEXT[usize::from(b)] >> (state & 63);
     }
     state & 63
+}
+
+/// The bytes of one UTF-8 sequence cut by the end of a piece, waiting for
+/// the rest. At most three bytes ever wait (a four-byte sequence less one).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Utf8Tail {
+    bytes: [u8; 4],
+    len: u8,
+}
+
+/// What became of a waiting sequence after more bytes.
+pub(crate) enum Tail {
+    /// Still incomplete; every byte offered was used.
+    Waiting,
+    /// Complete: this character, having used `used` of the bytes offered.
+    Char(char, usize),
+    /// Not UTF-8 (the waiting bytes are dropped).
+    Invalid,
+}
+
+impl Utf8Tail {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many bytes are waiting.
+    pub(crate) fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Holds the valid but incomplete end of a run (1 to 3 bytes).
+    pub(crate) fn hold(&mut self, bytes: &[u8]) {
+        // Byte by byte: a `copy_from_slice` of one to three bytes was a
+        // `memcpy` call.
+        let mut n = 0;
+        for (to, &from) in self.bytes.iter_mut().zip(bytes.iter().take(3)) {
+            *to = from;
+            n += 1;
+        }
+        self.len = n;
+    }
+
+    /// Continues the waiting sequence with the start of `input`. The lead
+    /// byte (held, and valid: `hold` only holds a valid but incomplete
+    /// end) says how long the sequence is, so only the bytes it lacks are
+    /// looked at, each checked against its place in table 3-7 of the
+    /// Unicode Standard, and the character is put together from them: in
+    /// CJK text cut into 16-byte pieces nearly every piece starts by
+    /// finishing a character, so this is kept far cheaper than the general
+    /// validator and a copy.
+    pub(crate) fn resume(&mut self, input: &[u8]) -> Tail {
+        let held = usize::from(self.len);
+        let [lead, ..] = self.bytes;
+        let total: usize = match lead {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => {
+                self.len = 0;
+                return Tail::Invalid;
+            }
+        };
+        let mut len = held;
+        for &b in input.iter().take(total.saturating_sub(held)) {
+            // The second byte's range depends on the lead; the others are
+            // plain continuation bytes.
+            let ok = match (len, lead) {
+                (1, 0xE0) => matches!(b, 0xA0..=0xBF),
+                (1, 0xED) => matches!(b, 0x80..=0x9F),
+                (1, 0xF0) => matches!(b, 0x90..=0xBF),
+                (1, 0xF4) => matches!(b, 0x80..=0x8F),
+                _ => matches!(b, 0x80..=0xBF),
+            };
+            let Some(slot) = self.bytes.get_mut(len).filter(|_| ok) else {
+                self.len = 0;
+                return Tail::Invalid;
+            };
+            *slot = b;
+            len += 1;
+        }
+        if len < total {
+            // Every byte offered was used.
+            self.len = len as u8;
+            return Tail::Waiting;
+        }
+        self.len = 0;
+        let [_, b1, b2, b3] = self.bytes.map(|b| u32::from(b & 0x3F));
+        let code = match total {
+            2 => (u32::from(lead & 0x1F) << 6) | b1,
+            3 => (u32::from(lead & 0x0F) << 12) | (b1 << 6) | b2,
+            _ => (u32::from(lead & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3,
+        };
+        match char::from_u32(code) {
+            Some(c) => Tail::Char(c, total - held),
+            None => Tail::Invalid,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -523,7 +465,6 @@ mod tests {
     /// going on.
     #[cfg(target_arch = "x86_64")]
     #[test]
-    #[allow(unsafe_code)]
     fn the_wide_check_agrees_with_core() {
         if !crate::simd::wide::available() {
             return;
@@ -582,10 +523,9 @@ mod tests {
             let bytes: Vec<u8> = parts.concat();
             let bytes = &bytes[..cut.min(bytes.len())];
             proptest::prop_assert_eq!(valid_prefix(bytes), expected(bytes));
-            proptest::prop_assert_eq!(to_str(bytes), core::str::from_utf8(bytes).ok());
             // And without AVX2: the automaton and `core`.
-            let narrow = crate::simd::narrow(|| (valid_prefix(bytes), to_str(bytes)));
-            proptest::prop_assert_eq!(narrow, (expected(bytes), core::str::from_utf8(bytes).ok()));
+            let narrow = crate::simd::narrow(|| valid_prefix(bytes));
+            proptest::prop_assert_eq!(narrow, expected(bytes));
         }
     }
 
@@ -679,125 +619,6 @@ mod tests {
         }
     }
 
-    /// What a `LineBuf` may be asked to do.
-    #[derive(Debug, Clone)]
-    enum LineOp {
-        Extend(Vec<u8>),
-        ExtendLine(Vec<u8>),
-        ExtendChecked(Vec<u8>),
-        DrainFront(usize),
-        Clear,
-    }
-
-    /// Long runs of one kind of byte (the AVX2 steps are 128 bytes), with
-    /// the odd line end, character or stray byte in them.
-    fn line_bytes() -> impl Strategy<Value = Vec<u8>> {
-        let run = proptest::prop_oneof![
-            (1usize..400).prop_map(|n| alloc::vec![b'A'; n]),
-            (1usize..100).prop_map(|n| "é日😀".repeat(n).into_bytes()),
-            proptest::sample::select(alloc::vec![
-                b"\n".to_vec(),
-                b"\r".to_vec(),
-                b"\xff".to_vec(),
-                b"\xe6\x97".to_vec(),
-                b"\x97".to_vec(),
-            ]),
-        ];
-        proptest::collection::vec(run, 0..6).prop_map(|runs| runs.concat())
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config::with_cases(500))]
-        /// Whatever a `LineBuf` was made of, and however, its text between
-        /// any two points is what `core` says it is: the ASCII stretch it
-        /// remembers is always ASCII.
-        #[test]
-        fn line_buf_agrees_with_core(
-            ops in proptest::collection::vec(
-                proptest::prop_oneof![
-                    line_bytes().prop_map(LineOp::Extend),
-                    line_bytes().prop_map(LineOp::ExtendLine),
-                    line_bytes().prop_map(LineOp::ExtendChecked),
-                    (0usize..600).prop_map(LineOp::DrainFront),
-                    proptest::strategy::Just(LineOp::Clear),
-                ],
-                1..12,
-            ),
-            points in proptest::collection::vec(0usize..3000, 6),
-        ) {
-            for narrow in [false, true] {
-            let mut buf = LineBuf::default();
-            let mut model: Vec<u8> = Vec::new();
-            for op in ops.iter().cloned() {
-                match op {
-                    LineOp::Extend(bytes) => {
-                        buf.extend_from_slice(&bytes);
-                        model.extend_from_slice(&bytes);
-                    }
-                    LineOp::ExtendLine(bytes) => {
-                        let n = if narrow {
-                            crate::simd::narrow(|| buf.extend_line(&bytes))
-                        } else {
-                            buf.extend_line(&bytes)
-                        };
-                        proptest::prop_assert!(!narrow || n == 0);
-                        proptest::prop_assert_eq!(n % 32, 0);
-                        proptest::prop_assert!(!bytes[..n].iter().any(|b| matches!(b, b'\n' | b'\r')));
-                        model.extend_from_slice(&bytes[..n]);
-                    }
-                    LineOp::ExtendChecked(bytes) => {
-                        buf.extend_checked(&bytes);
-                        model.extend_from_slice(&bytes);
-                    }
-                    LineOp::DrainFront(n) => {
-                        buf.drain_front(n);
-                        model.drain(..n.min(model.len()));
-                    }
-                    LineOp::Clear => {
-                        buf.clear();
-                        model.clear();
-                    }
-                }
-                proptest::prop_assert_eq!(&*buf, &model[..]);
-                for pair in points.chunks_exact(2) {
-                    let (a, b) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
-                    let want = model.get(a..b).and_then(|s| core::str::from_utf8(s).ok());
-                    proptest::prop_assert_eq!(buf.to_str(a, b), want);
-                }
-                let want = core::str::from_utf8(&model).ok();
-                proptest::prop_assert_eq!(buf.to_str(0, model.len()), want);
-            }
-            }
-        }
-    }
-
-    /// A long ASCII line copied in by `extend_line` is known ASCII where
-    /// AVX2 is there: the stretch covers what was copied.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn extend_line_remembers_the_ascii_it_copied() {
-        let mut buf = LineBuf::default();
-        buf.extend_checked(b"data: ");
-        let line = alloc::vec![b'Q'; 1460];
-        let n = buf.extend_line(&line);
-        if crate::simd::wide::available() {
-            assert_eq!(n, 1440);
-            assert_eq!(buf.ascii, (0, 6 + 1440));
-            buf.extend_checked(&line[n..]);
-            let more = buf.extend_line(&line);
-            assert_eq!(buf.ascii, (0, 6 + 1460 + more));
-            buf.drain_front(4);
-            assert_eq!(buf.ascii, (0, 2 + 1460 + more));
-            buf.extend_checked("é".as_bytes());
-            assert_eq!(buf.ascii, (0, 2 + 1460 + more));
-            buf.extend_line(&line);
-            let len = buf.len();
-            assert_eq!(buf.ascii, (len - 1440, len));
-        } else {
-            assert_eq!((n, buf.ascii), (0, (0, 6)));
-        }
-    }
-
     fn ascii_block_of<const N: usize>() {
         for lane in 0..N {
             for byte in 0..=255u8 {
@@ -835,33 +656,180 @@ mod tests {
         }
     }
 
-    #[test]
-    fn to_str_agrees_with_core() {
-        let pieces: [&[u8]; 8] = [
-            b"a",
-            b"data: {\"x\":1}",
-            "é".as_bytes(),
-            "日本".as_bytes(),
-            "🚀".as_bytes(),
-            b"\xff",
-            b"\xe6\x97",
-            b"\xed\xa0\x80",
-        ];
-        let mut seed = 1u64;
-        for _ in 0..3000 {
-            let mut bytes = Vec::new();
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let ascii_run = (seed >> 40) as usize % 150;
-            bytes.extend(core::iter::repeat(b'q').take(ascii_run));
-            for k in 0..(seed >> 20) as usize % 4 {
-                bytes.extend_from_slice(pieces[(seed as usize >> (8 * k)) % pieces.len()]);
-                bytes.extend(core::iter::repeat(b'z').take((seed >> (10 + k)) as usize % 40));
+    /// What `core::str::from_utf8` says, in the terms of `__fuzz`.
+    fn core_verdict(bytes: &[u8]) -> crate::__fuzz::Utf8Verdict {
+        core::str::from_utf8(bytes)
+            .map(|_| ())
+            .map_err(|e| (e.valid_up_to(), e.error_len().is_none()))
+    }
+
+    /// Every validator against `core` on `bytes`, with AVX2 and without.
+    fn all_validators_agree(bytes: &[u8]) {
+        use crate::__fuzz::*;
+        let want = core_verdict(bytes);
+        let check = || {
+            assert_eq!(validate_utf8(bytes), want, "{bytes:x?}");
+            assert_eq!(validate_utf8_automaton(bytes), want, "{bytes:x?}");
+            assert_eq!(validate_sse_line(bytes), want.is_ok(), "{bytes:x?}");
+            if let Some(valid) = validate_utf8_simd(bytes) {
+                assert_eq!(valid, want.is_ok(), "{bytes:x?}");
             }
-            assert_eq!(
-                to_str(&bytes),
-                core::str::from_utf8(&bytes).ok(),
-                "{bytes:?}"
-            );
+        };
+        check();
+        crate::simd::narrow(check);
+    }
+
+    /// The edges of the Unicode Standard's table 3-7 (overlong forms,
+    /// surrogates, the largest code point and past it, bytes that never
+    /// occur, lone and extra continuation bytes, sequences cut short), each
+    /// after 0 to 31 bytes of filler, in short and in long slices (past
+    /// `WIDE`, so the AVX2 check runs), starting at every offset of a
+    /// block, followed by nothing, ASCII or more text, and cut at every
+    /// byte: every validator says what `core` says.
+    #[test]
+    fn tricky_sequences_at_every_alignment_agree_with_core() {
+        let tricky: &[&[u8]] = &[
+            b"\xC0\x80",
+            b"\xC1\xBF",
+            b"\xE0\x80\x80",
+            b"\xE0\x9F\xBF",
+            b"\xF0\x80\x80\x80",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xED\xA0\x80",
+            b"\xED\xBF\xBF",
+            b"\xED\x9F\xBF",
+            b"\xEE\x80\x80",
+            b"\xF4\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xF8\x88\x80\x80\x80",
+            b"\xFE",
+            b"\xFF",
+            b"\x80",
+            b"\xBF",
+            b"\xC2",
+            b"\xE2\x82",
+            b"\xF0\x9F\x98",
+            b"\xC2\x80",
+            b"\xDF\xBF",
+            b"\xE0\xA0\x80",
+            b"\xEF\xBF\xBF",
+            b"\xF0\x90\x80\x80",
+            b"\xE2\x82\xAC\x80",
+        ];
+        for filler in ["a", "\u{e9}", "\u{65e5}", "\u{1f600}"] {
+            for long in [false, true] {
+                let mut text = Vec::new();
+                while text.len() < if long { WIDE + 40 } else { 20 } {
+                    text.extend_from_slice(filler.as_bytes());
+                }
+                for offset in 0..32 {
+                    for &seq in tricky {
+                        for tail in [&b""[..], b"z", "\u{65e5}".as_bytes()] {
+                            let mut bytes = alloc::vec![b'a'; offset];
+                            bytes.extend_from_slice(&text);
+                            bytes.extend_from_slice(seq);
+                            bytes.extend_from_slice(tail);
+                            all_validators_agree(&bytes);
+                            all_validators_agree(&bytes[offset..]);
+                            if tail.is_empty() {
+                                for cut in 1..seq.len() {
+                                    let end = bytes.len() - seq.len() + cut;
+                                    all_validators_agree(&bytes[offset..end]);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    #[test]
+    fn tail_completes_across_pieces() {
+        let emoji = "😀".as_bytes();
+        let mut t = Utf8Tail::default();
+        t.hold(&emoji[..1]);
+        assert!(matches!(t.resume(&emoji[1..2]), Tail::Waiting));
+        match t.resume(&[emoji[2], emoji[3], b'x']) {
+            Tail::Char(c, used) => {
+                assert_eq!(c, '😀');
+                assert_eq!(used, 2);
+            }
+            _ => panic!("expected a char"),
+        }
+        assert!(t.is_empty());
+    }
+
+    /// Every boundary class of two-, three- and four-byte characters, cut
+    /// after each of its bytes: the rest completes it (offered whole or a
+    /// byte at a time), and any other next byte gets the verdict `core`
+    /// gives the same bytes.
+    #[test]
+    fn tail_agrees_with_core_on_every_cut_and_next_byte() {
+        let chars = [
+            '\u{80}',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{fff}',
+            '\u{1000}',
+            '\u{cfff}',
+            '\u{d000}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{ffff}',
+            '\u{10000}',
+            '\u{3ffff}',
+            '\u{40000}',
+            '\u{fffff}',
+            '\u{100000}',
+            '\u{10ffff}',
+        ];
+        for c in chars {
+            let mut buf = [0u8; 4];
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            for cut in 1..bytes.len() {
+                let mut t = Utf8Tail::default();
+                t.hold(&bytes[..cut]);
+                let mut rest = alloc::vec::Vec::from(&bytes[cut..]);
+                rest.push(b'x');
+                assert!(
+                    matches!(t.resume(&rest), Tail::Char(d, used) if d == c && used == bytes.len() - cut)
+                );
+                let mut t = Utf8Tail::default();
+                t.hold(&bytes[..cut]);
+                for (i, &b) in bytes[cut..].iter().enumerate() {
+                    let last = cut + i + 1 == bytes.len();
+                    match t.resume(&[b]) {
+                        Tail::Char(d, 1) if last => assert_eq!(d, c),
+                        Tail::Waiting if !last => {}
+                        _ => panic!("{c:?} cut at {cut}, byte {i}"),
+                    }
+                }
+                for next in 0..=255u8 {
+                    let mut t = Utf8Tail::default();
+                    t.hold(&bytes[..cut]);
+                    let mut seq = alloc::vec::Vec::from(&bytes[..cut]);
+                    seq.push(next);
+                    let core_ok = match core::str::from_utf8(&seq) {
+                        Ok(_) => true,
+                        Err(e) => e.error_len().is_none(),
+                    };
+                    let got = t.resume(&[next]);
+                    assert_eq!(!matches!(got, Tail::Invalid), core_ok, "{seq:x?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tail_rejects_bad_continuations_at_once() {
+        let mut t = Utf8Tail::default();
+        t.hold(&[0xe2]);
+        assert!(matches!(t.resume(b"\""), Tail::Invalid));
+        let mut t = Utf8Tail::default();
+        t.hold(&[0xed]);
+        // ED A0 starts a UTF-16 surrogate: never valid UTF-8.
+        assert!(matches!(t.resume(&[0xa0]), Tail::Invalid));
     }
 }

@@ -16,7 +16,7 @@ use super::error::{Error, ErrorKind, Reading};
 use super::event::{EventRef, ItemRef, DEFAULT_EVENT_TYPE};
 use super::limits::Limits;
 use super::scan::{find_line_end, push_lossy, LONG_LINE};
-use crate::utf8::{to_str, LineBuf};
+use super::utf8::{to_str, LineBuf};
 
 /// The UTF-8 byte order mark, stripped once at the start of a stream.
 const BOM: &[u8] = b"\xEF\xBB\xBF";

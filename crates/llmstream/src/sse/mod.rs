@@ -31,7 +31,7 @@
 //! is a view into the piece when it is one line long. Only a line that a
 //! piece cuts is kept in the decoder's buffer. Both give the same items,
 //! however the stream is cut; `decode` pays off most when the pieces are
-//! large and the events small.
+//! large (64 KiB reads of many small events).
 //!
 //! The rules, all of them (<https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation>):
 //!
@@ -62,8 +62,13 @@ mod error;
 mod event;
 mod limits;
 mod scan;
+// SIMD intrinsics and the unchecked UTF-8 conversions they justify.
+#[allow(unsafe_code)]
+mod simd;
 #[cfg(test)]
 mod tests;
+#[allow(unsafe_code)]
+pub(crate) mod utf8;
 
 use alloc::vec::Vec;
 

@@ -3,7 +3,7 @@
 
 use alloc::string::String;
 
-use crate::utf8::to_str;
+use super::utf8::to_str;
 
 fn is_line_end(byte: &u8) -> bool {
     *byte == b'\n' || *byte == b'\r'
@@ -11,15 +11,14 @@ fn is_line_end(byte: &u8) -> bool {
 
 /// How far a line is searched with SSE2 before AVX2 takes over (where the
 /// CPU has it): past the lines of a provider stream, whose events are a
-/// few hundred bytes (going wide after 64 bytes cost their bodies 9–16%
-/// more instructions: the call, and the wide setup, for a line end a step
-/// or two away).
+/// few hundred bytes (going wide sooner costs them the call and the wide
+/// setup, for a line end a step or two away).
 pub(crate) const LONG_LINE: usize = 512;
 
 /// The index of the first CR or LF in `haystack`.
 ///
 /// Classifies sixteen bytes at a time into one bit a byte
-/// ([`crate::simd::line_ends64`]), four blocks a step, so a long line costs
+/// ([`super::simd::line_ends64`]), four blocks a step, so a long line costs
 /// a few instructions per 64 bytes and the index comes from the mask
 /// itself: the block that holds the line end is not scanned twice. A line
 /// that runs on past [`LONG_LINE`] bytes (a base64 image) is searched on
@@ -36,7 +35,7 @@ pub(crate) fn find_line_end(haystack: &[u8]) -> Option<usize> {
 fn long_line_end(haystack: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
-        use crate::simd::wide;
+        use super::simd::wide;
         if haystack.len() >= 2 * wide::STEP {
             match wide::line_end_if_available(haystack) {
                 Some(Ok(at)) => return Some(at),
@@ -61,7 +60,7 @@ fn narrow_line_end(haystack: &[u8]) -> Option<usize> {
 /// [`long_line_end`] once [`LONG_LINE`] bytes hold no line end.
 #[inline(always)]
 fn search(haystack: &[u8], go_wide: bool) -> Option<usize> {
-    use crate::simd::{line_ends, line_ends64};
+    use super::simd::{line_ends, line_ends64};
     let mut quads = haystack.chunks_exact(64);
     let mut start = 0;
     for quad in &mut quads {

@@ -253,8 +253,9 @@ impl Parser {
     /// growing number, or (at the end of input) finish or fail.
     pub(super) fn end_of_piece(&mut self, eof: bool) -> Step {
         if let State::Str { key: false, .. } = self.state {
-            if self.open_text(self.frames.len()).len() > self.delivered {
-                return self.delta();
+            let len = self.open_text(self.frames.len()).len();
+            if len > self.delivered {
+                return self.delta(len);
             }
         }
         if let State::Number(num) = self.state {

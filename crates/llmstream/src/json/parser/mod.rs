@@ -21,8 +21,8 @@ use super::error::Error;
 use super::event::Event;
 use super::options::Options;
 use super::path::{Path, PathBuf, Segment};
-use super::scan::Utf8Tail;
 use super::value::{Number, Value};
+use crate::utf8::Utf8Tail;
 
 pub use feed::Feed;
 use feed::Input;

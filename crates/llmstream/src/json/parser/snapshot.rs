@@ -1,7 +1,7 @@
 //! The value the parser keeps (see [`Keep`]).
 //!
 //! Live: every value goes into the partial value as it starts, in the
-//! innermost open container (found in one step: see `live`), so the
+//! innermost open container (the end of the open path: see `live`), so the
 //! snapshot is current after every piece.
 //!
 //! Final: the elements of open containers wait on shared stacks, and each
@@ -23,9 +23,10 @@ use crate::json::value::{Map, Value};
 const OPEN_STRING_ROOM: usize = 32;
 
 /// The largest buffer a closed live string leaves for the next one (see
-/// `settle_closed_string`). It is what a parser may hold beyond its value,
-/// so it trades a gateway's memory per stream against reallocation in
-/// text-heavy documents; BENCHMARKS.md gives the figures behind the size.
+/// `settle_closed_string`). It is what a parser may hold beyond its value:
+/// enough that the strings of typical tool arguments stop reallocating,
+/// small enough that many idle streams hold little more than their
+/// values.
 pub(super) const SPARE_ROOM_LIMIT: usize = 4 * 1024;
 
 impl Parser {
@@ -44,9 +45,9 @@ impl Parser {
     /// into the snapshot), with the capacity the last closed string left
     /// there: a stream of many strings stops reallocating once its buffer
     /// has grown to the longest of them, and a first string starts with
-    /// room for 32 bytes (it did not end in its piece, so it will grow).
-    /// Without this, growth and the shrink at the close are a noticeable
-    /// share of what streaming a text-heavy document costs.
+    /// room for 32 bytes (it did not end in its piece, so it will grow):
+    /// growth and a shrink at every close are otherwise a large part of
+    /// streaming a text-heavy document.
     pub(super) fn open_string(&mut self) {
         if self.opts.keep == Keep::Live {
             let mut room = core::mem::take(&mut self.text);
@@ -149,9 +150,9 @@ impl Parser {
     /// kept for the next string, up to [`SPARE_ROOM_LIMIT`] (a longer one
     /// is shrunk in place instead, so a parser never holds a large spare).
     /// Containers keep their spare capacity: a reallocation per closed
-    /// `[lon, lat]` cost 18% on a GeoJSON stream, and even only for large
-    /// spares, 4–5% on GeoJSON and twitter streams (the walk to each closed
-    /// container) for 3–10% less heap.
+    /// `[lon, lat]`, or a walk to each closed container to find a large
+    /// spare, costs a stream of numbers or small objects far more than
+    /// the heap it saves.
     fn settle_closed_string(&mut self) {
         if let Some(text) = self.root.string_mut(self.frames.len()) {
             if text.capacity() == text.len() {

@@ -11,10 +11,10 @@ use crate::json::error::{ErrorKind, Expected};
 use crate::json::options::Keep;
 use crate::json::path::Segment;
 use crate::json::scan::{
-    ends_run, escaped_char, hex_value, run_end_bits, string_run_end, surrogate_pair, Tail, Utf8Tail,
+    ends_run, escaped_char, hex_value, run_end_bits, string_run_end, surrogate_pair,
 };
 use crate::json::value::Value;
-use crate::utf8::End;
+use crate::utf8::{End, Tail, Utf8Tail};
 
 impl Parser {
     /// The common case when streaming, without the state machine: a piece
@@ -231,9 +231,10 @@ impl Parser {
                                 self.state = State::Colon;
                                 return None;
                             }
-                            if self.open_text(self.frames.len()).len() > self.delivered {
+                            let len = self.open_text(self.frames.len()).len();
+                            if len > self.delivered {
                                 self.state = State::Str { key, escape };
-                                return Some(self.delta());
+                                return Some(self.delta(len));
                             }
                             *pos += 1;
                             let depth = self.frames.len();
@@ -361,9 +362,6 @@ impl Parser {
         if self.opts.keep != Keep::Live {
             return &self.text;
         }
-        if let Some(text) = self.root.string_at(depth) {
-            return text;
-        }
         match descend_ref(self.live_root(depth), depth) {
             Some(Value::String(text)) => text,
             _ => "",
@@ -384,21 +382,18 @@ impl Parser {
     /// reported before an error in the same piece, so that the deltas of
     /// a failed string do not depend on where the pieces were cut.
     pub(super) fn pending_delta(&mut self) -> Option<Step> {
-        match self.state {
-            State::Str { key: false, .. }
-                if self.open_text(self.frames.len()).len() > self.delivered =>
-            {
-                Some(self.delta())
-            }
-            _ => None,
-        }
+        let State::Str { key: false, .. } = self.state else {
+            return None;
+        };
+        let len = self.open_text(self.frames.len()).len();
+        (len > self.delivered).then(|| self.delta(len))
     }
 
-    /// Reports the undelivered text of the open value string (live, it is
-    /// in the snapshot already).
-    pub(super) fn delta(&mut self) -> Step {
+    /// Reports the undelivered text of the open value string, `len` bytes
+    /// long now (live, it is in the snapshot already).
+    pub(super) fn delta(&mut self, len: usize) -> Step {
         let from = self.delivered;
-        self.delivered = self.open_text(self.frames.len()).len();
+        self.delivered = len;
         Step::Event(Raw::Delta {
             depth: self.frames.len(),
             from,
