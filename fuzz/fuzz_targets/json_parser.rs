@@ -37,7 +37,7 @@ fn run<'a>(options: Options, pieces: impl IntoIterator<Item = &'a [u8]>) -> Outc
     let mut completed = Vec::new();
     let mut result = Ok(());
     'pieces: for piece in pieces {
-        let mut feed = parser.feed(piece);
+        let mut feed = parser.feed_borrowed(piece);
         while let Some(event) = feed.next_event() {
             match event {
                 Ok(event) => events.push(event.to_owned()),
@@ -51,7 +51,7 @@ fn run<'a>(options: Options, pieces: impl IntoIterator<Item = &'a [u8]>) -> Outc
         completed.extend(std::iter::from_fn(|| parser.take_completed()));
     }
     if result.is_ok() {
-        let mut feed = parser.finish();
+        let mut feed = parser.finish_borrowed();
         while let Some(event) = feed.next_event() {
             match event {
                 Ok(event) => events.push(event.to_owned()),
@@ -94,14 +94,14 @@ fn run_quiet<'a>(
     let mut result = Ok(());
     let mut completed = Vec::new();
     for piece in pieces {
-        result = parser.push(piece);
+        result = parser.feed(piece);
         completed.extend(std::iter::from_fn(|| parser.take_completed()));
         if result.is_err() {
             break;
         }
     }
     if result.is_ok() {
-        result = parser.end();
+        result = parser.finish();
     }
     completed.extend(std::iter::from_fn(|| parser.take_completed()));
     match result {

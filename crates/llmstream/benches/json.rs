@@ -69,9 +69,9 @@ fn check_whole(name: &str, doc: &[u8]) {
     let mut tape = json::Tape::new();
     let read = tape.parse(doc).expect("the tape parses it").to_value();
     assert_eq!(to_serde(&read), expected, "json::Tape differs on {name}");
-    let mut events = Parser::with_options(Options::new().snapshot(false));
-    events.push(doc).expect("events-only parse");
-    events.end().expect("events-only end");
+    let mut events = Parser::with_options(Options::new().snapshot(false).events(false));
+    events.feed(doc).expect("events-only parse");
+    events.finish().expect("events-only end");
     JsonValue::parse(doc, false).expect("jiter parses it");
     let sonic: sonic_rs::Value = sonic_rs::from_slice(doc).expect("sonic-rs parses it");
     let sonic: serde_json::Value =
@@ -99,14 +99,14 @@ fn check_whole(name: &str, doc: &[u8]) {
 /// value is serde_json's; counts the prefixes the re-parsers reject.
 fn check_stream(name: &str, doc: &[u8]) {
     let expected: serde_json::Value = serde_json::from_slice(doc).expect("serde_json parses it");
-    let mut parser = Parser::new();
+    let mut parser = Parser::with_options(Options::new().events(false));
     let mut jiter_failures = 0;
     let mut jiter_errors = std::collections::BTreeMap::<String, usize>::new();
     let mut naive_failures = 0;
     let mut buf = Vec::new();
     let mut closed = Vec::new();
     for piece in doc.chunks(PIECE) {
-        parser.push(piece).expect("llmstream accepts every piece");
+        parser.feed(piece).expect("llmstream accepts every piece");
         assert!(parser.snapshot().is_some());
         buf.extend_from_slice(piece);
         if let Err(e) = JsonValue::parse_with_config(&buf, false, PartialMode::TrailingStrings) {
@@ -118,7 +118,7 @@ fn check_stream(name: &str, doc: &[u8]) {
             naive_failures += 1;
         }
     }
-    parser.end().expect("llmstream accepts the end");
+    parser.finish().expect("llmstream accepts the end");
     let streamed = parser.into_value().expect("a value");
     assert_eq!(to_serde(&streamed), expected, "streamed {name} differs");
     assert_eq!(stream_rs_split(doc), expected, "stream-rs's {name} differs");
@@ -140,12 +140,12 @@ fn simd_json_owned(doc: &[u8], copy: &mut Vec<u8>) -> simd_json::OwnedValue {
 }
 
 fn llmstream_stream(doc: &[u8], piece: usize) -> Option<json::Value> {
-    let mut parser = Parser::new();
+    let mut parser = Parser::with_options(Options::new().events(false));
     for piece in doc.chunks(piece) {
-        parser.push(piece).expect("valid");
+        parser.feed(piece).expect("valid");
         black_box(parser.snapshot());
     }
-    parser.end().expect("valid");
+    parser.finish().expect("valid");
     parser.into_value()
 }
 
@@ -200,9 +200,9 @@ fn run(implementation: &str, doc: &[u8], scratch: &mut Scratch) {
             black_box(tape.parse(doc).expect("valid"));
         }
         "llmstream_events_only" => {
-            let mut parser = Parser::with_options(Options::new().snapshot(false));
-            parser.push(doc).expect("valid");
-            parser.end().expect("valid");
+            let mut parser = Parser::with_options(Options::new().snapshot(false).events(false));
+            parser.feed(doc).expect("valid");
+            parser.finish().expect("valid");
             drop(black_box(parser));
         }
         "serde_json_value" => drop(black_box(
@@ -218,11 +218,11 @@ fn run(implementation: &str, doc: &[u8], scratch: &mut Scratch) {
         // Not timed by criterion: for `one`, what the 16-byte stream costs
         // without a live value (BENCHMARKS.md, "Why goals are missed").
         "llmstream_push_no_snapshot" => {
-            let mut parser = Parser::with_options(Options::new().snapshot(false));
+            let mut parser = Parser::with_options(Options::new().snapshot(false).events(false));
             for piece in doc.chunks(PIECE) {
-                parser.push(piece).expect("valid");
+                parser.feed(piece).expect("valid");
             }
-            parser.end().expect("valid");
+            parser.finish().expect("valid");
             drop(black_box(parser));
         }
         "jiter_reparse_trailing_strings" => jiter_reparse(doc, PIECE, &mut scratch.0),

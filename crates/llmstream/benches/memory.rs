@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-use llmstream::json::{self, Parser};
+use llmstream::json::{self, Options, Parser};
 use llmstream::providers::{self, ArgumentStream, MessageBuilder, Pipeline, Provider};
 use llmstream::sse;
 
@@ -212,12 +212,12 @@ fn documents() {
         drop(v);
         row("llmstream `json::parse`", h);
         let (v, h) = heap(|| {
-            let mut parser = Parser::new();
+            let mut parser = Parser::with_options(Options::new().events(false));
             for piece in doc.chunks(16) {
-                parser.push(piece).expect("valid");
+                parser.feed(piece).expect("valid");
                 black_box(parser.snapshot());
             }
-            parser.end().expect("valid");
+            parser.finish().expect("valid");
             parser.into_value()
         });
         drop(v);

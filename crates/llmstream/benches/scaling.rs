@@ -34,7 +34,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use jiter::{JsonValue, PartialMode};
-use llmstream::json::Parser;
+use llmstream::json::{Options, Parser};
 
 mod common;
 use common::{close_prefix, memchr_scan, size_name, text_args, KIB, MIB};
@@ -65,12 +65,12 @@ fn job(implementation: &str, doc: &[u8], piece: usize, s: &mut Scratch) {
         // The baseline for instruction counts: input generation only.
         "none" => {}
         "llmstream" => {
-            let mut parser = Parser::new();
+            let mut parser = Parser::with_options(Options::new().events(false));
             for p in doc.chunks(piece) {
-                parser.push(p).expect("valid");
+                parser.feed(p).expect("valid");
                 black_box(parser.snapshot());
             }
-            parser.end().expect("valid");
+            parser.finish().expect("valid");
             black_box(parser.into_value());
         }
         "jiter" => {

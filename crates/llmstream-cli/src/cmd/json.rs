@@ -57,7 +57,7 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
     let mut out = Lines::new();
     let mut position = Position::default();
     args.input.each_piece(|piece| {
-        let mut feed = parser.feed(piece.bytes);
+        let mut feed = parser.feed_borrowed(piece.bytes);
         while let Some(event) = feed.next_event() {
             let event = event.map_err(|e| failure(&e, &position, &piece))?;
             if args.emit == Emit::Events {
@@ -74,7 +74,7 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
             false => Ok(()),
         }
     })?;
-    let mut feed = parser.finish();
+    let mut feed = parser.finish_borrowed();
     let mut ended = Ok(());
     while let Some(event) = feed.next_event() {
         match event {
@@ -115,13 +115,13 @@ pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let mut position = Position::default();
     args.input.each_piece(|piece| {
         parser
-            .push(piece.bytes)
+            .feed(piece.bytes)
             .map_err(|e| failure(&e, &position, &piece))?;
         position.pass(piece.bytes);
         Ok(())
     })?;
     let value = parser
-        .end_partial()
+        .finish_partial()
         .map_err(|e| Failure::Input(format!("{e}; {}", position.at_end())))?;
     let mut out = Lines::new();
     if let Some(value) = value {

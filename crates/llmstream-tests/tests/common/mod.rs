@@ -8,15 +8,39 @@ pub mod recordings;
 #[allow(unused_imports)]
 pub use llmstream_tests::{fixtures, random_pieces, Cutting, Rng};
 
-use llmstream::json::{Error, OwnedEvent, Parser, Value};
+use llmstream::json::{Error, Event, OwnedEvent, Parser, Value};
+
+/// Feeds a piece through the lending variant, handing each event to
+/// `on_event` (what a test that watches events as they come wants).
+pub fn feed_with(
+    parser: &mut Parser,
+    piece: &[u8],
+    mut on_event: impl FnMut(Event<'_>),
+) -> Result<(), Error> {
+    let mut feed = parser.feed_borrowed(piece);
+    while let Some(event) = feed.next_event() {
+        on_event(event?);
+    }
+    Ok(())
+}
+
+/// Ends the input through the lending variant, handing each last event to
+/// `on_event`.
+pub fn finish_with(parser: &mut Parser, mut on_event: impl FnMut(Event<'_>)) -> Result<(), Error> {
+    let mut feed = parser.finish_borrowed();
+    while let Some(event) = feed.next_event() {
+        on_event(event?);
+    }
+    Ok(())
+}
 
 /// Parses a document fed in these pieces (strict options).
 pub fn parse_pieces(pieces: &[&[u8]]) -> Result<Option<Value>, Error> {
     let mut parser = Parser::new();
     for piece in pieces {
-        parser.push(piece)?;
+        parser.feed(piece)?;
     }
-    parser.end()?;
+    parser.finish()?;
     Ok(parser.into_value())
 }
 
@@ -24,9 +48,9 @@ pub fn parse_pieces(pieces: &[&[u8]]) -> Result<Option<Value>, Error> {
 pub fn events_of(parser: &mut Parser, pieces: &[&[u8]]) -> Result<Vec<OwnedEvent>, Error> {
     let mut out = Vec::new();
     for piece in pieces {
-        parser.push_with(piece, |e| out.push(e.to_owned()))?;
+        feed_with(parser, piece, |e| out.push(e.to_owned()))?;
     }
-    parser.end_with(|e| out.push(e.to_owned()))?;
+    finish_with(parser, |e| out.push(e.to_owned()))?;
     Ok(out)
 }
 

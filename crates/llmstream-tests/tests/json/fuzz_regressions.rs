@@ -9,8 +9,8 @@ fn first_error(options: Options, pieces: &[&[u8]]) -> Option<llmstream::json::Er
     let mut parser = Parser::with_options(options);
     pieces
         .iter()
-        .find_map(|piece| parser.push(piece).err())
-        .or_else(|| parser.end().err())
+        .find_map(|piece| parser.feed(piece).err())
+        .or_else(|| parser.finish().err())
 }
 
 /// json_parser, crash-401cd3fa: a piece that would take the stream past
@@ -36,10 +36,10 @@ fn input_limit_error_does_not_depend_on_the_cuts() {
     // A valid document within the limit followed by whitespace past it:
     // the value is accepted or not depending on the cuts.
     let mut whole = Parser::with_options(options);
-    let _ = whole.push(b"[1]  ");
+    let _ = whole.feed(b"[1]  ");
     let mut cut = Parser::with_options(options);
-    let _ = cut.push(b"[1]");
-    let _ = cut.push(b"  ");
+    let _ = cut.feed(b"[1]");
+    let _ = cut.feed(b"  ");
     assert_eq!(whole.snapshot(), cut.snapshot());
 }
 

@@ -15,7 +15,7 @@ fn fed(options: Options, pieces: &[&[u8]]) -> Parser {
     let mut parser = Parser::with_options(options);
     for piece in pieces {
         parser
-            .push(piece)
+            .feed(piece)
             .unwrap_or_else(|e| panic!("piece {:?} rejected: {e}", String::from_utf8_lossy(piece)));
     }
     parser
@@ -35,7 +35,7 @@ fn snapshots(options: Options, pieces: &[&[u8]]) -> Vec<Option<String>> {
     pieces
         .iter()
         .map(|piece| {
-            parser.push(piece).expect("piece accepted");
+            parser.feed(piece).expect("piece accepted");
             parser.snapshot().map(Value::to_json)
         })
         .collect()
@@ -44,7 +44,7 @@ fn snapshots(options: Options, pieces: &[&[u8]]) -> Vec<Option<String>> {
 /// The whole value of `pieces` (strict by default), ended.
 fn value_of(options: Options, pieces: &[&[u8]]) -> Value {
     let mut parser = fed(options, pieces);
-    parser.end().expect("document complete");
+    parser.finish().expect("document complete");
     parser.into_value().expect("a value")
 }
 
@@ -53,7 +53,7 @@ fn value_of(options: Options, pieces: &[&[u8]]) -> Value {
 fn push_error(options: Options, pieces: &[&[u8]]) -> Error {
     let mut parser = Parser::with_options(options);
     for piece in pieces {
-        if let Err(e) = parser.push(piece) {
+        if let Err(e) = parser.feed(piece) {
             return e;
         }
     }
@@ -63,7 +63,7 @@ fn push_error(options: Options, pieces: &[&[u8]]) -> Error {
             .iter()
             .map(|p| String::from_utf8_lossy(p).into_owned())
             .collect::<Vec<_>>(),
-        parser.end()
+        parser.finish()
     );
 }
 
@@ -356,7 +356,7 @@ fn growing_numbers_after_an_error_in_a_number_do_not_depend_on_the_cuts() {
         let bytes = doc.as_bytes();
         let after = |pieces: &[&[u8]]| {
             let mut parser = Parser::with_options(options);
-            let error = pieces.iter().find_map(|piece| parser.push(piece).err());
+            let error = pieces.iter().find_map(|piece| parser.feed(piece).err());
             let value = parser.snapshot().map(Value::to_json);
             (value, error.map(|e| e.to_string()))
         };
@@ -387,10 +387,10 @@ fn literal_shown_from_its_first_byte() {
 #[test]
 fn whitespace_only_gives_no_snapshot_and_no_error_until_end() {
     let mut parser = Parser::new();
-    parser.push(b" \n\t\r ").expect("whitespace is no error");
-    parser.push(b"").expect("an empty piece is no error");
+    parser.feed(b" \n\t\r ").expect("whitespace is no error");
+    parser.feed(b"").expect("an empty piece is no error");
     assert_eq!(parser.snapshot(), None);
-    let err = parser.end().expect_err("no value at all");
+    let err = parser.finish().expect_err("no value at all");
     assert!(err.is_incomplete(), "{err}");
     assert_eq!(
         err.kind(),
@@ -399,7 +399,7 @@ fn whitespace_only_gives_no_snapshot_and_no_error_until_end() {
         }
     );
     // Empty input too.
-    let err = Parser::new().end().expect_err("empty input");
+    let err = Parser::new().finish().expect_err("empty input");
     assert!(err.is_incomplete());
 }
 
@@ -446,7 +446,7 @@ fn snapshot_disabled_still_reports_events() {
 fn feed_dropped_early_still_consumes_the_piece() {
     let mut parser = Parser::new();
     {
-        let mut feed = parser.feed(br#"{"a":[1,2],"b":"x"#);
+        let mut feed = parser.feed_borrowed(br#"{"a":[1,2],"b":"x"#);
         let first = feed.next_event().unwrap().unwrap();
         assert_eq!(first.kind, EventKind::StartObject);
     }
@@ -454,8 +454,8 @@ fn feed_dropped_early_still_consumes_the_piece() {
         parser.snapshot().map(Value::to_json).as_deref(),
         Some(r#"{"a":[1,2],"b":"x"}"#)
     );
-    parser.push(b"\"}").unwrap();
-    parser.end().unwrap();
+    parser.feed(b"\"}").unwrap();
+    parser.finish().unwrap();
     assert_eq!(parser.bytes_fed(), 19);
     assert!(parser.is_complete());
 }
@@ -497,7 +497,7 @@ fn trailing_comma_accepted_with_option() {
     for bad in [&b"[,]"[..], b"[1,,]", b"{,}", br#"{"a":1,,}"#, b"[,"] {
         let mut parser = Parser::with_options(options);
         assert!(
-            parser.push(bad).is_err(),
+            parser.feed(bad).is_err(),
             "{:?}",
             String::from_utf8_lossy(bad)
         );
@@ -581,7 +581,7 @@ fn other_malformed_numbers_rejected() {
         b"[Infinity]",
     ] {
         let mut parser = Parser::new();
-        let pushed = parser.push(text);
+        let pushed = parser.feed(text);
         assert!(
             pushed.is_err(),
             "{:?} accepted by push",
@@ -625,14 +625,14 @@ fn lone_surrogates_rejected() {
         );
         // Cut right after the byte that seals it: already an error.
         let mut parser = Parser::new();
-        let _ = parser.push(&text[..=offset as usize]);
-        let err = parser.end().unwrap_err();
+        let _ = parser.feed(&text[..=offset as usize]);
+        let err = parser.finish().unwrap_err();
         assert_eq!((err.kind(), err.offset()), (&kind, offset));
     }
     // A high surrogate at the very end is incomplete, not invalid.
     let mut parser = Parser::new();
-    parser.push(br#""\ud800"#).unwrap();
-    let err = parser.end().unwrap_err();
+    parser.feed(br#""\ud800"#).unwrap();
+    let err = parser.finish().unwrap_err();
     assert!(err.is_incomplete(), "{err}");
 }
 
@@ -769,8 +769,8 @@ fn misspelled_literals_rejected_at_the_wrong_byte() {
 #[test]
 fn incomplete_is_not_invalid() {
     let mut parser = Parser::new();
-    parser.push(br#"{"a": "he"#).expect("a prefix is no error");
-    let err = parser.end().expect_err("input ended inside a string");
+    parser.feed(br#"{"a": "he"#).expect("a prefix is no error");
+    let err = parser.finish().expect_err("input ended inside a string");
     assert!(err.is_incomplete());
     assert_eq!(
         err.kind(),
@@ -790,9 +790,11 @@ fn every_prefix_of_a_valid_document_is_incomplete() {
     for cut in 0..doc.len() {
         let mut parser = Parser::new();
         parser
-            .push(&doc[..cut])
+            .feed(&doc[..cut])
             .unwrap_or_else(|e| panic!("prefix {cut}: {e}"));
-        let err = parser.end().expect_err("a strict prefix is not a document");
+        let err = parser
+            .finish()
+            .expect_err("a strict prefix is not a document");
         assert!(err.is_incomplete(), "prefix {cut}: {err}");
         assert_eq!(err.offset(), cut as u64, "prefix {cut}");
     }
@@ -801,23 +803,23 @@ fn every_prefix_of_a_valid_document_is_incomplete() {
 #[test]
 fn errors_are_sticky() {
     let mut parser = Parser::new();
-    let err = parser.push(b"[1 2").unwrap_err();
+    let err = parser.feed(b"[1 2").unwrap_err();
     assert_eq!(parser.error(), Some(&err));
-    assert_eq!(parser.push(b"]").unwrap_err(), err);
-    assert_eq!(parser.push(b"").unwrap_err(), err);
-    assert_eq!(parser.end().unwrap_err(), err);
+    assert_eq!(parser.feed(b"]").unwrap_err(), err);
+    assert_eq!(parser.feed(b"").unwrap_err(), err);
+    assert_eq!(parser.finish().unwrap_err(), err);
     // A feed reports it once, then nothing.
-    let mut feed = parser.feed(b",3]");
+    let mut feed = parser.feed_borrowed(b",3]");
     assert_eq!(feed.next_event().unwrap().unwrap_err(), err);
     assert!(feed.next_event().is_none());
     drop(feed);
     // An incomplete end is sticky too.
     let mut parser = Parser::new();
-    parser.push(b"[1").unwrap();
-    let err = parser.end().unwrap_err();
+    parser.feed(b"[1").unwrap();
+    let err = parser.finish().unwrap_err();
     assert!(err.is_incomplete());
-    assert_eq!(parser.push(b"]").unwrap_err(), err);
-    assert_eq!(parser.end().unwrap_err(), err);
+    assert_eq!(parser.feed(b"]").unwrap_err(), err);
+    assert_eq!(parser.finish().unwrap_err(), err);
 }
 
 #[test]
@@ -838,9 +840,9 @@ fn error_display_names_expected_found_offset_and_path() {
         "expected ',' or ']' after array element, found '4' at byte 12 (path a[2])"
     );
     let mut parser = Parser::new();
-    parser.push(br#"{"x.y":["#).unwrap();
+    parser.feed(br#"{"x.y":["#).unwrap();
     assert_eq!(
-        parser.end().unwrap_err().to_string(),
+        parser.finish().unwrap_err().to_string(),
         r#"input ended early: expected a value or ']' after '[' at byte 8 (path ["x.y"])"#
     );
     let err = strict_error(b"[\"a\nb\"]");
@@ -875,7 +877,7 @@ fn a_byte_order_mark_is_an_error_that_names_it() {
     assert_eq!(tape.parse(text).unwrap_err(), err);
     // At once: no continuation could make it valid.
     let mut parser = Parser::new();
-    assert_eq!(parser.push(b"\xef").unwrap_err(), err);
+    assert_eq!(parser.feed(b"\xef").unwrap_err(), err);
     // One after whitespace, or between values (files joined), is named
     // too; inside a value it is only a byte that cannot be there.
     assert_eq!(
@@ -946,11 +948,9 @@ fn depth_limit_a_million_brackets_no_stack_overflow() {
         .limits(Limits::unlimited(usize::MAX));
     let mut parser = Parser::with_options(options);
     let mut count = 0usize;
-    parser.push_with(&deep, |_| count += 1).unwrap();
-    parser
-        .push_with(&vec![b']'; 1_000_000], |_| count += 1)
-        .unwrap();
-    parser.end().unwrap();
+    crate::common::feed_with(&mut parser, &deep, |_| count += 1).unwrap();
+    crate::common::feed_with(&mut parser, &vec![b']'; 1_000_000], |_| count += 1).unwrap();
+    parser.finish().unwrap();
     assert_eq!(count, 2_000_000);
 }
 
@@ -1010,7 +1010,7 @@ fn number_limit() {
     }
     // A top-level number at end of input.
     let mut parser = Parser::with_options(options);
-    let result = parser.push(b"12345").and_then(|()| parser.end());
+    let result = parser.feed(b"12345").and_then(|()| parser.finish());
     assert_eq!(
         result.unwrap_err().kind(),
         &ErrorKind::NumberLimit { limit: 4 }
@@ -1073,12 +1073,12 @@ fn multiple_values_json_lines() {
         let mut parser = Parser::with_options(options);
         let mut values = Vec::new();
         for piece in &pieces {
-            parser.push(piece).unwrap();
+            parser.feed(piece).unwrap();
             while let Some(v) = parser.take_completed() {
                 values.push(v.to_json());
             }
         }
-        parser.end().unwrap();
+        parser.finish().unwrap();
         while let Some(v) = parser.take_completed() {
             values.push(v.to_json());
         }
@@ -1103,9 +1103,9 @@ fn multiple_values_concatenated() {
     ] {
         let mut parser = Parser::with_options(options);
         for piece in pieces {
-            parser.push(piece).unwrap();
+            parser.feed(piece).unwrap();
         }
-        parser.end().unwrap();
+        parser.finish().unwrap();
         let mut values = Vec::new();
         while let Some(v) = parser.take_completed() {
             values.push(v.to_json());
@@ -1118,7 +1118,7 @@ fn multiple_values_concatenated() {
 fn multiple_values_report_each_value_once_completed() {
     let options = Options::new().multiple_values(true);
     let mut parser = Parser::with_options(options);
-    parser.push(br#"{"a":1} {"b""#).unwrap();
+    parser.feed(br#"{"a":1} {"b""#).unwrap();
     assert_eq!(
         parser.take_completed().map(|v| v.to_json()).as_deref(),
         Some(r#"{"a":1}"#)
@@ -1126,14 +1126,14 @@ fn multiple_values_report_each_value_once_completed() {
     assert_eq!(parser.take_completed(), None);
     // The value in progress is the snapshot.
     assert_eq!(parser.snapshot().map(Value::to_json).as_deref(), Some("{}"));
-    parser.push(b":2}").unwrap();
+    parser.feed(b":2}").unwrap();
     assert_eq!(
         parser.take_completed().map(|v| v.to_json()).as_deref(),
         Some(r#"{"b":2}"#)
     );
     // An unfinished value at the end is incomplete.
-    parser.push(b"[1").unwrap();
-    assert!(parser.end().unwrap_err().is_incomplete());
+    parser.feed(b"[1").unwrap();
+    assert!(parser.finish().unwrap_err().is_incomplete());
 }
 
 #[test]
@@ -1214,7 +1214,7 @@ fn deltas_come_at_the_end_of_every_piece() {
     let mut parser = Parser::new();
     let mut seen = Vec::new();
     for piece in [&br#"{"content":"Hel"#[..], b"lo, ", b"wor", br#"ld"}"#] {
-        let mut feed = parser.feed(piece);
+        let mut feed = parser.feed_borrowed(piece);
         let mut texts = Vec::new();
         while let Some(event) = feed.next_event() {
             let event = event.unwrap();
@@ -1225,7 +1225,7 @@ fn deltas_come_at_the_end_of_every_piece() {
         }
         seen.push(texts);
     }
-    parser.end().unwrap();
+    parser.finish().unwrap();
     assert_eq!(seen, [vec!["Hel"], vec!["lo, "], vec!["wor"], vec!["ld"]]);
 }
 
@@ -1412,8 +1412,8 @@ fn number_limit_error_points_at_the_byte_over_the_limit() {
     assert_eq!(push_error(options, &[b"[12345]"]).offset(), 5);
     let mut parser = Parser::with_options(options);
     let err = parser
-        .push(b"12345")
-        .and_then(|()| parser.end())
+        .feed(b"12345")
+        .and_then(|()| parser.finish())
         .unwrap_err();
     assert_eq!(err.offset(), 4);
 }
@@ -1433,8 +1433,8 @@ fn multiple_values_need_a_separator_after_numbers_and_literals() {
     ] {
         let mut parser = Parser::with_options(options);
         let err = parser
-            .push(text)
-            .and_then(|()| parser.end())
+            .feed(text)
+            .and_then(|()| parser.finish())
             .expect_err(&String::from_utf8_lossy(text));
         assert!(
             matches!(
@@ -1474,7 +1474,9 @@ fn the_text_before_an_error_in_a_string_streams_whatever_the_cuts() {
             let mut events = Vec::new();
             let mut error = None;
             for piece in pieces {
-                if let Err(e) = parser.push_with(piece, |e| events.push(e.to_owned())) {
+                if let Err(e) =
+                    crate::common::feed_with(&mut parser, piece, |e| events.push(e.to_owned()))
+                {
                     error = Some(e);
                     break;
                 }
@@ -1511,7 +1513,10 @@ fn a_number_limit_holds_for_a_number_the_input_ends() {
     });
     for (text, offset) in [(&b"7"[..], 1), (b"[7]", 2)] {
         let mut parser = Parser::with_options(options);
-        let error = parser.push(text).and_then(|()| parser.end()).unwrap_err();
+        let error = parser
+            .feed(text)
+            .and_then(|()| parser.finish())
+            .unwrap_err();
         assert_eq!(error.kind(), &ErrorKind::NumberLimit { limit: 0 });
         assert_eq!(error.offset(), offset);
         assert!(json::parse_with(text, options).is_err());
@@ -1538,7 +1543,7 @@ fn a_feed_stops_at_the_byte_that_failed() {
         (b"[\"a\x01\"]", 3),
     ] {
         let mut parser = Parser::new();
-        let mut feed = parser.feed(text);
+        let mut feed = parser.feed_borrowed(text);
         let mut error = None;
         while let Some(event) = feed.next_event() {
             if let Err(e) = event {
@@ -1570,7 +1575,7 @@ fn deep_string_deltas_piece_by_piece() {
     head.push('"');
     let options = Options::new().limits(Limits::unlimited(depth + 1));
     let mut parser = Parser::with_options(options);
-    let mut feed = parser.feed(head.as_bytes());
+    let mut feed = parser.feed_borrowed(head.as_bytes());
     while let Some(event) = feed.next_event() {
         event.expect("valid");
     }
@@ -1580,7 +1585,7 @@ fn deep_string_deltas_piece_by_piece() {
         let mut deltas = String::new();
         for (i, byte) in c.encode_utf8(&mut bytes).bytes().enumerate() {
             let piece = [byte];
-            let mut feed = parser.feed(&piece);
+            let mut feed = parser.feed_borrowed(&piece);
             while let Some(event) = feed.next_event() {
                 match event.expect("valid").kind {
                     EventKind::StringDelta(text) => deltas.push_str(text),

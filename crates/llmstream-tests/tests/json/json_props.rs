@@ -292,10 +292,10 @@ fn run(options: Options, pieces: &[&[u8]]) -> Result<Run, Error> {
     let mut events = Vec::new();
     let mut snapshots = Vec::new();
     for piece in pieces {
-        parser.push_with(piece, |e| events.push(e.to_owned()))?;
+        crate::common::feed_with(&mut parser, piece, |e| events.push(e.to_owned()))?;
         snapshots.push(parser.snapshot().cloned());
     }
-    parser.end_with(|e| events.push(e.to_owned()))?;
+    crate::common::finish_with(&mut parser, |e| events.push(e.to_owned()))?;
     Ok(Run {
         events,
         snapshots,
@@ -570,20 +570,20 @@ proptest! {
         let mut kept = Parser::new();
         for (i, piece) in pieces.iter().enumerate() {
             let mut clone = parser.clone();
-            clone.push(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
-            parser.push(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+            clone.feed(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+            parser.feed(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
             prop_assert_eq!(clone.snapshot(), parser.snapshot());
             // `kept` has had every piece so far either way: as a clone
             // made just now, or pushed this piece after one made before.
             if i % 2 == 0 {
                 kept = clone;
             } else {
-                kept.push(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+                kept.feed(piece).map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
             }
             prop_assert_eq!(kept.snapshot(), parser.snapshot());
         }
-        parser.end().map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
-        kept.end().map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+        parser.finish().map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
+        kept.finish().map_err(|e| TestCaseError::fail(format!("{e} in {text:?}")))?;
         let value = parser.snapshot().expect("a value");
         prop_assert_eq!(to_serde(value), expected);
         prop_assert_eq!(kept.snapshot(), Some(value));
@@ -622,10 +622,10 @@ proptest! {
         for cut in cuts.iter().map(|i| i.index(bytes.len() + 1)) {
             let prefix = &bytes[..cut];
             let mut parser = Parser::new();
-            parser.push(prefix).map_err(|e| {
+            parser.feed(prefix).map_err(|e| {
                 TestCaseError::fail(format!("{e} in prefix {:?}", String::from_utf8_lossy(prefix)))
             })?;
-            if let Err(e) = parser.end() {
+            if let Err(e) = parser.finish() {
                 prop_assert!(e.is_incomplete(), "{} in {:?}", e, String::from_utf8_lossy(prefix));
             }
             prop_assert!(repair_bytes(prefix).is_ok(), "repair fails on {:?}", String::from_utf8_lossy(prefix));
@@ -669,12 +669,12 @@ proptest! {
         let mut parser = Parser::with_options(Options::new().multiple_values(true));
         let mut values = Vec::new();
         for piece in cut(all.as_bytes(), seed, max) {
-            parser.push(piece).map_err(|e| TestCaseError::fail(format!("{e} in {all:?}")))?;
+            parser.feed(piece).map_err(|e| TestCaseError::fail(format!("{e} in {all:?}")))?;
             while let Some(v) = parser.take_completed() {
                 values.push(to_serde(&v));
             }
         }
-        parser.end().map_err(|e| TestCaseError::fail(format!("{e} in {all:?}")))?;
+        parser.finish().map_err(|e| TestCaseError::fail(format!("{e} in {all:?}")))?;
         while let Some(v) = parser.take_completed() {
             values.push(to_serde(&v));
         }
@@ -785,9 +785,9 @@ fn mutated_document() -> impl Strategy<Value = Vec<u8>> {
 fn verdict(options: Options, pieces: &[&[u8]]) -> Result<Option<String>, Error> {
     let mut parser = Parser::with_options(options);
     for piece in pieces {
-        parser.push(piece)?;
+        parser.feed(piece)?;
     }
-    parser.end()?;
+    parser.finish()?;
     let mut values = Vec::new();
     while let Some(v) = parser.take_completed() {
         values.push(v.to_json());

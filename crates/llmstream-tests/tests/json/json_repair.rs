@@ -357,8 +357,8 @@ fn partial_value_after_an_error_in_a_number_does_not_depend_on_the_cuts() {
         let mut values = std::collections::BTreeSet::new();
         for cut in 0..=bytes.len() {
             let mut parser = llmstream::json::Parser::new();
-            let first = parser.push(&bytes[..cut]);
-            let second = parser.push(&bytes[cut..]);
+            let first = parser.feed(&bytes[..cut]);
+            let second = parser.feed(&bytes[cut..]);
             assert!(first.is_err() || second.is_err(), "{text:?} is invalid");
             values.insert(parser.partial_value().map(|v| v.to_json()));
         }

@@ -57,7 +57,7 @@ fn itinerary_fills_in_over_a_stream() {
     let mut parser = Parser::new();
     let mut seen: Vec<Itinerary> = Vec::new();
     for (i, byte) in DOC.as_bytes().iter().enumerate() {
-        parser.push(std::slice::from_ref(byte)).unwrap();
+        parser.feed(std::slice::from_ref(byte)).unwrap();
         let prefix = String::from_utf8_lossy(&DOC.as_bytes()[..=i]);
         match parser.snapshot_as::<Itinerary>() {
             Ok(None) => assert!(prefix.trim().is_empty()),
@@ -72,7 +72,7 @@ fn itinerary_fills_in_over_a_stream() {
             Err(e) => panic!("prefix {prefix:?} did not read: {e}"),
         }
     }
-    parser.end().unwrap();
+    parser.finish().unwrap();
     let last = seen.last().unwrap().clone();
     let strict: Itinerary = from_value_ref(parser.snapshot().unwrap()).unwrap();
     assert_eq!(last, strict);
@@ -161,11 +161,11 @@ fn missing_members_become_empty_values() {
 #[test]
 fn short_tuples_are_padded() {
     let mut parser = Parser::new();
-    parser.push(br#"[[1, "a"], [2"#).unwrap();
+    parser.feed(br#"[[1, "a"], [2"#).unwrap();
     let pairs: Vec<(u8, String)> = parser.snapshot_as().unwrap().unwrap();
     // `2` may still grow, so the snapshot holds `[]` there: padded.
     assert_eq!(pairs, [(1, "a".to_string()), (0, String::new())]);
-    parser.push(b",").unwrap();
+    parser.feed(b",").unwrap();
     let pairs: Vec<(u8, String)> = parser.snapshot_as().unwrap().unwrap();
     assert_eq!(pairs, [(1, "a".to_string()), (2, String::new())]);
 }
@@ -202,7 +202,7 @@ fn an_unreadable_last_element_on_the_growing_edge_is_dropped() {
     }
     let mut parser = Parser::new();
     parser
-        .push(br#"{"steps":[{"kind":"Go"},{"kind":"St"#)
+        .feed(br#"{"steps":[{"kind":"Go"},{"kind":"St"#)
         .unwrap();
     #[derive(Debug, PartialEq, Deserialize)]
     struct Plan {
@@ -210,7 +210,7 @@ fn an_unreadable_last_element_on_the_growing_edge_is_dropped() {
     }
     let plan: Plan = parser.snapshot_as().unwrap().unwrap();
     assert_eq!(plan.steps, [Step { kind: Strict::Go }]);
-    parser.push(br#"op"}"#).unwrap();
+    parser.feed(br#"op"}"#).unwrap();
     let plan: Plan = parser.snapshot_as().unwrap().unwrap();
     assert_eq!(
         plan.steps,
@@ -315,7 +315,7 @@ fn a_wrong_shape_before_the_edge_is_an_error_in_both() {
 #[test]
 fn from_partial_strict_fills_missing_members() {
     let mut parser = Parser::new();
-    parser.push(br#"{"days":[{"title":"Muse"#).unwrap();
+    parser.feed(br#"{"days":[{"title":"Muse"#).unwrap();
     let plan: Plan = from_partial_strict(parser.snapshot().unwrap()).unwrap();
     assert_eq!(plan.days[0].title, "Muse");
     let plan: Plan = from_partial_strict(&v("{}")).unwrap();

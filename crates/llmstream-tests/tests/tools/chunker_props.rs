@@ -133,7 +133,7 @@ fn completed_paths(text: &str) -> HashSet<Vec<Seg>> {
     let mut parser = json::Parser::new();
     // After a bracket that opens, the comma is an error: the events before
     // it are what counts.
-    let _ = parser.push_with(format!("{text},").as_bytes(), |event| {
+    let _ = crate::common::feed_with(&mut parser, format!("{text},").as_bytes(), |event| {
         let complete = !matches!(
             event.kind,
             EventKind::StartObject | EventKind::StartArray | EventKind::StringDelta(_)

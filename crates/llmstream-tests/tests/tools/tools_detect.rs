@@ -200,15 +200,15 @@ fn parser_watch_reports_a_value_when_it_completes() {
     let items = parser.watch(p("items"));
     let second = parser.watch(p("items[1]"));
     let never = parser.watch(p("missing"));
-    parser.push(br#"{"meta":{"tag":"v"#).unwrap();
+    parser.feed(br#"{"meta":{"tag":"v"#).unwrap();
     assert_eq!(parser.next_watched(), None, "the string is still open");
-    parser.push(br#"1","x":0},"items":[1,{"a":tr"#).unwrap();
+    parser.feed(br#"1","x":0},"items":[1,{"a":tr"#).unwrap();
     assert_eq!(parser.next_watched(), Some((tag, v(r#""v1""#))));
     assert_eq!(parser.next_watched(), None);
-    parser.push(br#"ue}],"z":null}"#).unwrap();
+    parser.feed(br#"ue}],"z":null}"#).unwrap();
     assert_eq!(parser.next_watched(), Some((second, v(r#"{"a":true}"#))));
     assert_eq!(parser.next_watched(), Some((items, v(r#"[1,{"a":true}]"#))));
-    parser.end().unwrap();
+    parser.finish().unwrap();
     assert_eq!(parser.next_watched(), None);
     assert_ne!(never, tag);
 }
@@ -219,9 +219,9 @@ fn parser_watch_on_the_root_and_on_scalars() {
     let root = parser.watch(PathBuf::new());
     let n = parser.watch(p("[0]"));
     let b = parser.watch(p("[1]"));
-    parser.push(b"[12").unwrap();
+    parser.feed(b"[12").unwrap();
     assert_eq!(parser.next_watched(), None, "a number may still grow");
-    parser.push(b"5, false]").unwrap();
+    parser.feed(b"5, false]").unwrap();
     assert_eq!(parser.next_watched(), Some((n, v("125"))));
     assert_eq!(parser.next_watched(), Some((b, v("false"))));
     assert_eq!(parser.next_watched(), Some((root, v("[125,false]"))));

@@ -76,9 +76,10 @@ pub fn parse_with(input: &[u8], options: Options) -> Result<Value, Error> {
 /// [`parse_with`] by the incremental parser alone: what the walk refused
 /// (for a [`Tape`] too, whose own walk refused it already).
 pub(crate) fn parse_incrementally(input: &[u8], options: Options) -> Result<Value, Error> {
-    let mut parser = Parser::with_options(options.final_value().multiple_values(false));
-    parser.push(input)?;
-    parser.end()?;
+    let mut parser =
+        Parser::with_options(options.final_value().multiple_values(false).events(false));
+    parser.feed(input)?;
+    parser.finish()?;
     // A successful end means a complete value was read.
     Ok(parser.into_value().unwrap_or_default())
 }

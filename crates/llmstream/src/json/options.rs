@@ -17,8 +17,8 @@ pub(crate) enum Keep {
 /// ```
 /// use llmstream::json::{Options, Parser};
 /// let mut parser = Parser::with_options(Options::new().trailing_commas(true));
-/// parser.push(b"[1, 2,]").unwrap();
-/// parser.end().unwrap();
+/// parser.feed(b"[1, 2,]").unwrap();
+/// parser.finish().unwrap();
 /// assert_eq!(parser.snapshot().unwrap().to_string(), "[1,2]");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +28,7 @@ pub struct Options {
     pub(crate) multiple_values: bool,
     pub(crate) keep: Keep,
     pub(crate) stop_after_value: bool,
+    pub(crate) events: bool,
     pub(crate) limits: Limits,
 }
 
@@ -46,6 +47,7 @@ impl Options {
             multiple_values: false,
             keep: Keep::Live,
             stop_after_value: false,
+            events: true,
             limits: Limits::new(),
         }
     }
@@ -81,6 +83,16 @@ impl Options {
     /// only reports events, and does no allocation per value.
     pub const fn snapshot(mut self, yes: bool) -> Self {
         self.keep = if yes { Keep::Live } else { Keep::Nothing };
+        self
+    }
+
+    /// Queue the events of each piece for
+    /// [`Parser::next_event`](super::Parser::next_event) (default: yes).
+    /// A caller that reads only the snapshot turns this off, so that
+    /// [`Parser::feed`](super::Parser::feed) builds no events at all and
+    /// nothing piles up unread.
+    pub const fn events(mut self, yes: bool) -> Self {
+        self.events = yes;
         self
     }
 

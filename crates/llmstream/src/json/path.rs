@@ -253,7 +253,7 @@ impl PathBuf {
 /// and what follows it.
 fn parse_quoted_key(text: &str) -> Option<(String, &str)> {
     let mut parser = super::Parser::with_options(super::Options::new().stop_after_value(true));
-    let mut feed = parser.feed(text.as_bytes());
+    let mut feed = parser.feed_borrowed(text.as_bytes());
     let mut key = None;
     while let Some(event) = feed.next_event() {
         if let super::EventKind::String(s) = event.ok()?.kind {

@@ -32,7 +32,7 @@ pub fn repair(text: &str) -> Result<Option<Value>, Error> {
 /// [`repair`] over bytes (invalid UTF-8 inside a string is an error; a
 /// sequence cut at the very end is dropped).
 pub fn repair_bytes(bytes: &[u8]) -> Result<Option<Value>, Error> {
-    let mut parser = Parser::with_options(Options::new().trailing_commas(true));
-    parser.push(bytes)?;
-    parser.end_partial()
+    let mut parser = Parser::with_options(Options::new().trailing_commas(true).events(false));
+    parser.feed(bytes)?;
+    parser.finish_partial()
 }

@@ -351,7 +351,7 @@ impl ActionStream {
                 self.flush_cut_string(path.segments());
             }
             if let Some(parser) = self.parser.as_mut() {
-                match parser.end_partial() {
+                match parser.finish_partial() {
                     Ok(value) => partial = value,
                     Err(e) => {
                         let at = self.json_at + e.offset();
@@ -655,7 +655,7 @@ impl ActionStream {
         };
         let mut error: Option<Error> = None;
         let base = parser.bytes_fed();
-        let mut feed = parser.feed(rest.as_bytes());
+        let mut feed = parser.feed_borrowed(rest.as_bytes());
         loop {
             // Where the event's text began: the budget's offset.
             let at = base + feed.consumed() as u64;

@@ -142,7 +142,7 @@ impl ArgumentStream {
         }
         let budget = &mut self.budget;
         let base = parser.bytes_fed();
-        let mut feed = parser.feed(fragment.as_bytes());
+        let mut feed = parser.feed_borrowed(fragment.as_bytes());
         loop {
             // Where the event's text began: the budget's offset.
             let at = base + feed.consumed() as u64;
@@ -235,7 +235,7 @@ impl ArgumentStream {
             let path = path.to_path_buf();
             emit(ArgumentEvent::Delta { path, text });
         }
-        if let Err(e) = parser.end() {
+        if let Err(e) = parser.finish_borrowed().run() {
             self.error = Some(e);
             return parser.partial_value().unwrap_or(Value::Null);
         }

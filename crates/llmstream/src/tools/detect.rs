@@ -98,7 +98,7 @@ impl ToolCallDetector {
         let events = &mut self.events;
         let budget = &mut self.budget;
         let base = self.parser.bytes_fed();
-        let mut feed = self.parser.feed(bytes);
+        let mut feed = self.parser.feed_borrowed(bytes);
         loop {
             // Where the event's text began: the budget's offset.
             let at = base + feed.consumed() as u64;
@@ -183,7 +183,7 @@ impl ToolCallDetector {
     pub fn finish(&mut self) -> Result<(), Error> {
         let path = self.parser.path();
         flush_cut_string(&mut self.budget, &mut self.events, path.segments());
-        self.parser.end()
+        self.parser.finish_borrowed().run()
     }
 }
 

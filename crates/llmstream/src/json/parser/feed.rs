@@ -190,7 +190,7 @@ impl Feed<'_, '_> {
     }
 
     /// Consumes the rest of the piece, discarding events (without even
-    /// building them: the fast path of [`Parser::push`]).
+    /// building them: the fast path of [`Parser::feed`]).
     pub fn run(mut self) -> Result<(), Error> {
         if let Some(error) = self.parser.error.as_deref() {
             self.done = true;

@@ -18,7 +18,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::Error;
-use super::event::Event;
+use super::event::OwnedEvent;
 use super::options::Options;
 use super::path::{Path, PathBuf, Segment};
 use super::value::{Number, Value};
@@ -32,29 +32,31 @@ use snapshot::{attach, descend};
 
 /// An incremental JSON parser.
 ///
-/// Feed it bytes in pieces split anywhere; after each piece, pull the
-/// [`Event`]s that became certain and read the live partial value with
-/// [`Parser::snapshot`]. Total work is linear in the bytes fed, however they
-/// are cut.
+/// Like every stage of llmstream it has three verbs: [`Parser::feed`] a
+/// piece of any size, split anywhere; [`Parser::next_event`] pulls the
+/// [`OwnedEvent`]s that became certain; [`Parser::finish`] says the input
+/// ended. The live partial value is [`Parser::snapshot`], current after
+/// every piece. Total work is linear in the bytes fed, however they are
+/// cut. For hot paths, [`Parser::feed_borrowed`] lends each event instead
+/// of queueing a copy; a caller that wants only the snapshot turns events
+/// off with [`Options::events`].
 ///
 /// ```
-/// use llmstream::json::{EventKind, Parser};
+/// use llmstream::json::{OwnedEventKind, Parser};
 ///
 /// let mut parser = Parser::new();
 /// let mut deltas = Vec::new();
 /// for piece in [&br#"{"blocks":[{"content":"Hel"#[..], br#"lo"}]}"#] {
-///     let mut feed = parser.feed(piece);
-///     while let Some(event) = feed.next_event() {
-///         let event = event?;
-///         if let EventKind::StringDelta(text) = event.kind {
+///     parser.feed(piece)?;
+///     while let Some(event) = parser.next_event() {
+///         if let OwnedEventKind::StringDelta(text) = event.kind {
 ///             deltas.push(format!("{} += {text:?}", event.path));
 ///         }
 ///     }
-///     drop(feed);
 ///     // The snapshot is current after every piece.
 ///     println!("{}", parser.snapshot().unwrap());
 /// }
-/// parser.end()?;
+/// parser.finish()?;
 /// assert_eq!(deltas, [r#"blocks[0].content += "Hel""#, r#"blocks[0].content += "lo""#]);
 /// # Ok::<(), llmstream::json::Error>(())
 /// ```
@@ -92,6 +94,8 @@ pub struct Parser {
 struct Extras {
     /// Completed top-level values (with [`Options::multiple_values`]).
     completed: VecDeque<Value>,
+    /// Events fed but not yet taken by [`Parser::next_event`].
+    queue: VecDeque<OwnedEvent>,
     /// Paths whose completion the caller wants to hear of.
     watches: Vec<PathBuf>,
     /// Watched values that completed, oldest first.
@@ -278,7 +282,7 @@ impl Parser {
     /// use llmstream::json::{Parser, PathBuf};
     /// let mut parser = Parser::new();
     /// let name = parser.watch(PathBuf::parse("name").unwrap());
-    /// parser.push(br#"{"name":"search","input":{"q":"ru"#).unwrap();
+    /// parser.feed(br#"{"name":"search","input":{"q":"ru"#).unwrap();
     /// let (id, value) = parser.next_watched().unwrap();
     /// assert_eq!((id, value.as_str()), (name, Some("search")));
     /// ```
@@ -355,16 +359,55 @@ impl Parser {
         &self.opts
     }
 
-    /// Feeds the next piece; pull its events from the returned [`Feed`].
+    /// Takes the next piece of input, of any size, cut anywhere.
     ///
-    /// Parsing happens as events are pulled. Dropping the `Feed` early still
-    /// consumes the whole piece (the events are discarded), so the snapshot
-    /// never misses accepted bytes.
-    pub fn feed<'p, 'i>(&'p mut self, input: &'i [u8]) -> Feed<'p, 'i> {
+    /// The piece is parsed at once: the snapshot includes it when this
+    /// returns, and its events (unless [`Options::events`] is off) wait
+    /// for [`Parser::next_event`]. An error names the byte offset in the
+    /// whole stream and the path; the events before it are queued, and
+    /// the parser refuses further input with the same error.
+    pub fn feed(&mut self, piece: &[u8]) -> Result<(), Error> {
+        if self.opts.events {
+            let mut queue = self.take_queue();
+            let result = drain(&mut self.feed_borrowed(piece), &mut queue);
+            self.extras_mut().queue = queue;
+            result
+        } else {
+            self.feed_quietly(piece)
+        }
+    }
+
+    /// The next event that became certain, oldest first; `None` when the
+    /// events of what was fed so far have all been taken.
+    pub fn next_event(&mut self) -> Option<OwnedEvent> {
+        self.extras.as_mut()?.queue.pop_front()
+    }
+
+    /// The input ended: a document still open is an
+    /// [`UnexpectedEnd`](crate::json::ErrorKind::UnexpectedEnd) error, and
+    /// the last events (a number that ended with the input) are queued.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        if self.opts.events {
+            let mut queue = self.take_queue();
+            let result = drain(&mut self.finish_borrowed(), &mut queue);
+            self.extras_mut().queue = queue;
+            result
+        } else {
+            self.finish_borrowed().run()
+        }
+    }
+
+    /// The lending variant of [`Parser::feed`], for hot paths: the piece's
+    /// events are pulled one at a time from the returned [`Feed`], each
+    /// borrowing the parser and the piece instead of being copied into the
+    /// queue. Parsing happens as events are pulled; dropping the `Feed`
+    /// early still consumes the whole piece (the rest of its events are
+    /// discarded), so the snapshot never misses accepted bytes.
+    pub fn feed_borrowed<'p, 'i>(&'p mut self, piece: &'i [u8]) -> Feed<'p, 'i> {
         let room = self.opts.limits.max_input_bytes.saturating_sub(self.offset);
         let room = usize::try_from(room).unwrap_or(usize::MAX);
-        let over_limit = input.len() > room;
-        let input = input.get(..room).unwrap_or(input);
+        let over_limit = piece.len() > room;
+        let input = piece.get(..room).unwrap_or(piece);
         Feed {
             parser: self,
             input: Input::new(input),
@@ -375,15 +418,9 @@ impl Parser {
         }
     }
 
-    /// Feeds text; see [`Parser::feed`].
-    pub fn feed_str<'p, 'i>(&'p mut self, input: &'i str) -> Feed<'p, 'i> {
-        self.feed(input.as_bytes())
-    }
-
-    /// Signals the end of input; pull its last events from the returned
-    /// [`Feed`]. A document still open is then an
-    /// [`UnexpectedEnd`](crate::json::ErrorKind::UnexpectedEnd) error.
-    pub fn finish(&mut self) -> Feed<'_, 'static> {
+    /// The lending variant of [`Parser::finish`]: the last events, pulled
+    /// from the returned [`Feed`].
+    pub fn finish_borrowed(&mut self) -> Feed<'_, 'static> {
         Feed {
             parser: self,
             input: Input::new(&[]),
@@ -394,10 +431,11 @@ impl Parser {
         }
     }
 
-    /// Feeds a piece, discarding its events.
-    pub fn push(&mut self, input: &[u8]) -> Result<(), Error> {
+    /// Parses a piece without building its events: the fast path of
+    /// [`Parser::feed`] when [`Options::events`] is off.
+    fn feed_quietly(&mut self, input: &[u8]) -> Result<(), Error> {
         match self.string_piece(input) {
-            None => self.feed(input).run(),
+            None => self.feed_borrowed(input).run(),
             Some((pos, _)) if pos == input.len() => {
                 self.offset += pos as u64;
                 Ok(())
@@ -413,31 +451,14 @@ impl Parser {
             .run(),
         }
     }
-    /// Feeds a piece, handing each event to `on_event`.
-    pub fn push_with(
-        &mut self,
-        input: &[u8],
-        mut on_event: impl FnMut(Event<'_>),
-    ) -> Result<(), Error> {
-        let mut feed = self.feed(input);
-        while let Some(event) = feed.next_event() {
-            on_event(event?);
-        }
-        Ok(())
-    }
 
-    /// Signals the end of input, discarding its events.
-    pub fn end(&mut self) -> Result<(), Error> {
-        self.finish().run()
-    }
-
-    /// Signals the end of input, handing each event to `on_event`.
-    pub fn end_with(&mut self, mut on_event: impl FnMut(Event<'_>)) -> Result<(), Error> {
-        let mut feed = self.finish();
-        while let Some(event) = feed.next_event() {
-            on_event(event?);
-        }
-        Ok(())
+    /// The queue of events not yet taken, moved out while a piece adds to
+    /// it (the [`Feed`] borrows the parser meanwhile).
+    fn take_queue(&mut self) -> VecDeque<OwnedEvent> {
+        self.extras
+            .as_mut()
+            .map(|extras| core::mem::take(&mut extras.queue))
+            .unwrap_or_default()
     }
 
     /// The live partial value: `None` while no value has started (or, with
@@ -450,7 +471,7 @@ impl Parser {
         self.root.get()
     }
 
-    /// Takes the value out (the snapshot, complete once [`Parser::end`]
+    /// Takes the value out (the snapshot, complete once [`Parser::finish`]
     /// succeeded).
     pub fn into_value(self) -> Option<Value> {
         self.root.into_inner()
@@ -471,8 +492,8 @@ impl Parser {
     /// let mut parser = Parser::new();
     /// for doc in [&br#"{"a":1}"#[..], b"[true]"] {
     ///     parser.reset();
-    ///     parser.push(doc)?;
-    ///     parser.end()?;
+    ///     parser.feed(doc)?;
+    ///     parser.finish()?;
     ///     println!("{}", parser.take_value().unwrap());
     /// }
     /// # Ok::<(), llmstream::json::Error>(())
@@ -524,8 +545,8 @@ impl Parser {
     /// cut short: if the input ended inside a value, the result is what
     /// [`Parser::partial_value`] describes instead of an error. Input that
     /// is invalid (not merely incomplete) is still an error.
-    pub fn end_partial(&mut self) -> Result<Option<Value>, Error> {
-        match self.end() {
+    pub fn finish_partial(&mut self) -> Result<Option<Value>, Error> {
+        match self.finish_borrowed().run() {
             Ok(()) => Ok(self.root.take()),
             Err(e) if e.is_incomplete() => {
                 let root = self.root.take();
@@ -569,9 +590,43 @@ impl Parser {
     }
 }
 
+/// Pulls every event of a piece into the queue, as owned events.
+fn drain(feed: &mut Feed<'_, '_>, queue: &mut VecDeque<OwnedEvent>) -> Result<(), Error> {
+    while let Some(event) = feed.next_event() {
+        queue.push_back(event?.to_owned());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
+
+    /// Feeds a piece through the lending variant, handing each event to
+    /// `on_event` (what a test that watches events as they come wants).
+    fn feed_with(
+        parser: &mut Parser,
+        piece: &[u8],
+        mut on_event: impl FnMut(Event<'_>),
+    ) -> Result<(), Error> {
+        let mut feed = parser.feed_borrowed(piece);
+        while let Some(event) = feed.next_event() {
+            on_event(event?);
+        }
+        Ok(())
+    }
+
+    /// Ends the input through the lending variant, handing each last event to
+    /// `on_event`.
+    fn finish_with(parser: &mut Parser, mut on_event: impl FnMut(Event<'_>)) -> Result<(), Error> {
+        let mut feed = parser.finish_borrowed();
+        while let Some(event) = feed.next_event() {
+            on_event(event?);
+        }
+        Ok(())
+    }
+
     use super::*;
+    use crate::json::Event;
 
     /// A gateway holds one idle parser per open tool call: it must stay
     /// small and own no heap until bytes arrive (at most 256 bytes).
@@ -602,13 +657,13 @@ mod tests {
         let cut = doc.find(r#""b":"#).expect("b") + 4;
         let mut parser = Parser::new();
         for piece in doc.as_bytes()[..cut].chunks(7) {
-            parser.push(piece).expect("valid");
+            parser.feed(piece).expect("valid");
         }
         let spare_after_a = parser.text.capacity();
         for piece in doc.as_bytes()[cut..].chunks(7) {
-            parser.push(piece).expect("valid");
+            parser.feed(piece).expect("valid");
         }
-        parser.end().expect("valid");
+        parser.finish().expect("valid");
         assert!(
             spare_after_a >= 100,
             "the buffer came back: {spare_after_a}"
@@ -648,15 +703,14 @@ mod tests {
             let mut parser = Parser::new();
             let mut paths = Vec::new();
             for part in doc.chunks(piece) {
-                parser
-                    .push_with(part, |event| {
-                        if let crate::json::EventKind::Number(_) = event.kind {
-                            paths.push(alloc::format!("{}", event.path));
-                        }
-                    })
-                    .expect("valid");
+                feed_with(&mut parser, part, |event| {
+                    if let crate::json::EventKind::Number(_) = event.kind {
+                        paths.push(alloc::format!("{}", event.path));
+                    }
+                })
+                .expect("valid");
             }
-            parser.end().expect("valid");
+            parser.finish().expect("valid");
             assert_eq!(paths, expected, "pieces of {piece}");
             // Depth 1 held "id", then an index, then "longer_name" in the
             // same buffer, then an index, then "k": still that buffer (a
@@ -697,8 +751,8 @@ mod tests {
         for &cut in cuts.iter().chain(core::iter::once(&doc.len())) {
             let piece = &doc[at..cut.clamp(at, doc.len())];
             at += piece.len();
-            let a = fast.push(piece);
-            let b = slow.push_with(piece, |_| {});
+            let a = fast.feed(piece);
+            let b = feed_with(&mut slow, piece, |_| {});
             assert_eq!(a, b, "{doc:?} {cuts:?}");
             assert_eq!(fast.snapshot(), slow.snapshot(), "{doc:?} {cuts:?}");
             assert_eq!(fast.bytes_fed(), slow.bytes_fed());
@@ -707,7 +761,7 @@ mod tests {
                 return;
             }
         }
-        assert_eq!(fast.end(), slow.end_with(|_| {}));
+        assert_eq!(fast.finish(), finish_with(&mut slow, |_| {}));
         assert_eq!(fast.into_value(), slow.into_value());
     }
 
@@ -721,11 +775,11 @@ mod tests {
             let mut outcome = Ok(());
             for piece in pieces.iter().chain([&&b""[..]]) {
                 outcome = if piece.is_empty() {
-                    parser.end_with(|e| events.push(e.to_owned()))
+                    finish_with(&mut parser, |e| events.push(e.to_owned()))
                 } else if quiet {
-                    parser.push(piece)
+                    parser.feed(piece)
                 } else {
-                    parser.push_with(piece, |e| events.push(e.to_owned()))
+                    feed_with(&mut parser, piece, |e| events.push(e.to_owned()))
                 };
                 if outcome.is_err() {
                     break;
@@ -916,9 +970,9 @@ mod tests {
                     let value = crate::json::parse(doc.as_bytes()).expect("valid");
                     let mut parser = Parser::new();
                     for piece in doc.as_bytes().chunks(feed::WINDOW / 2 + 3) {
-                        parser.push(piece).expect("valid");
+                        parser.feed(piece).expect("valid");
                     }
-                    parser.end().expect("valid");
+                    parser.finish().expect("valid");
                     assert_eq!(parser.into_value(), Some(value));
                 }
             }
@@ -928,9 +982,9 @@ mod tests {
                 let doc = alloc::format!("[\"{}{atom}tail\"]", "y".repeat(cut_at + 10));
                 let (first, second) = doc.as_bytes().split_at(12);
                 let mut parser = Parser::new();
-                parser.push(first).expect("valid");
-                parser.push(second).expect("valid");
-                parser.end().expect("valid");
+                parser.feed(first).expect("valid");
+                parser.feed(second).expect("valid");
+                parser.finish().expect("valid");
                 let value = crate::json::parse(doc.as_bytes()).expect("valid");
                 assert_eq!(parser.into_value(), Some(value), "{atom} at {cut_at}");
             }
@@ -945,8 +999,8 @@ mod tests {
         for opts in [Options::new(), Options::new().final_value()] {
             let mut parser = Parser::with_options(opts.multiple_values(true));
             let top = parser.watch(PathBuf::parse("").expect("the root path"));
-            parser.push(doc).expect("valid");
-            parser.end().expect("valid");
+            parser.feed(doc).expect("valid");
+            parser.finish().expect("valid");
             let seen: Vec<_> = core::iter::from_fn(|| parser.next_watched())
                 .map(|(id, v)| {
                     assert_eq!(id, top);
@@ -988,7 +1042,7 @@ mod tests {
             for first in firsts {
                 for second in seconds {
                     let mut reused = Parser::with_options(opts);
-                    let _ = reused.push_with(first, |_| {});
+                    let _ = feed_with(&mut reused, first, |_| {});
                     reused.reset();
                     // Nothing of the last document is left to hold memory.
                     assert!(reused
@@ -999,11 +1053,11 @@ mod tests {
                             && e.watched.is_empty()));
                     let mut fresh = Parser::with_options(opts);
                     let mut events = (Vec::new(), Vec::new());
-                    let a = reused.push_with(second, |e| events.0.push(e.to_owned()));
-                    let b = fresh.push_with(second, |e| events.1.push(e.to_owned()));
+                    let a = feed_with(&mut reused, second, |e| events.0.push(e.to_owned()));
+                    let b = feed_with(&mut fresh, second, |e| events.1.push(e.to_owned()));
                     assert_eq!(a, b, "{first:?} then {second:?}");
-                    let a = reused.end_with(|e| events.0.push(e.to_owned()));
-                    let b = fresh.end_with(|e| events.1.push(e.to_owned()));
+                    let a = finish_with(&mut reused, |e| events.0.push(e.to_owned()));
+                    let b = finish_with(&mut fresh, |e| events.1.push(e.to_owned()));
                     assert_eq!(a, b, "{first:?} then {second:?}");
                     assert_eq!(events.0, events.1, "{first:?} then {second:?}");
                     assert_eq!(reused.take_completed(), fresh.take_completed());

@@ -110,7 +110,7 @@ pub fn from_value_ref<'de, T: Deserialize<'de>>(value: &'de Value) -> Result<T, 
 /// struct Day { title: String, stops: Vec<String>, budget: Option<u32> }
 ///
 /// let mut parser = Parser::new();
-/// parser.push(br#"{"city":"Oslo","days":[{"title":"Museums","stops":["Munch","Fram"],"budget":80},{"title":"Fjo"#)?;
+/// parser.feed(br#"{"city":"Oslo","days":[{"title":"Museums","stops":["Munch","Fram"],"budget":80},{"title":"Fjo"#)?;
 /// let now: Itinerary = from_partial(parser.snapshot().unwrap()).unwrap();
 /// assert_eq!(now.days.len(), 2);
 /// assert_eq!(now.days[1], Day { title: "Fjo".into(), stops: vec![], budget: None });
@@ -173,9 +173,9 @@ impl Parser {
     /// struct Answer { text: String, sources: Vec<String> }
     ///
     /// let mut parser = Parser::new();
-    /// parser.push(b"  ")?;
+    /// parser.feed(b"  ")?;
     /// assert_eq!(parser.snapshot_as::<Answer>().unwrap(), None);
-    /// parser.push(br#"{"text":"It rains in Ber"#)?;
+    /// parser.feed(br#"{"text":"It rains in Ber"#)?;
     /// let answer = parser.snapshot_as::<Answer>().unwrap().unwrap();
     /// assert_eq!(answer, Answer { text: "It rains in Ber".into(), sources: vec![] });
     /// # Ok::<(), llmstream::json::Error>(())
