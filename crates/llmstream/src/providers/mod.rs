@@ -16,6 +16,8 @@ mod builder;
 mod event;
 mod message;
 mod pipeline;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod sorted_map;
 
 pub mod anthropic;
