@@ -162,9 +162,11 @@ impl MessageBuilder {
         self.emit(event);
     }
 
-    /// Applies an event without queuing it: one already reported before
-    /// this builder existed (a pipeline's error before its first payload).
-    pub(crate) fn record(&mut self, event: &StreamEvent) {
+    /// Applies an event without queuing it: one its caller reported
+    /// already, before this builder existed (a pipeline's error before
+    /// its first payload). The message stays the fold of the events the
+    /// caller reported.
+    pub fn record(&mut self, event: &StreamEvent) {
         self.message.apply_with(event, &self.limits);
     }
 
