@@ -23,7 +23,7 @@ use crate::Failure;
 
 /// Whether to draw with colours and cursor movement.
 pub fn fancy_output() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

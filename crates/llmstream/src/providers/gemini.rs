@@ -289,7 +289,7 @@ impl Accumulator {
             });
         let no_candidates = payload
             .get("candidates")
-            .map_or(true, |c| c.elements().next().is_none());
+            .is_none_or(|c| c.elements().next().is_none());
         if let Some(reason) = blocked.filter(|_| no_candidates) {
             self.builder.role(0, "assistant");
             let finished = self.candidates.get(&0).is_some_and(|c| c.finished);
@@ -561,7 +561,7 @@ impl Accumulator {
         let name = get_str(call, "name").filter(|n| !n.is_empty());
         let will_continue = call.get("willContinue").and_then(View::as_bool) == Some(true);
         let partial = call.get("partialArgs");
-        let no_partial = partial.map_or(true, |p| p.elements().next().is_none());
+        let no_partial = partial.is_none_or(|p| p.elements().next().is_none());
         let args = call.get("args");
         let open_key = self
             .candidates

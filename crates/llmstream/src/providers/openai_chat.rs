@@ -245,7 +245,7 @@ impl Accumulator {
         let id = get_str(audio, "id").filter(|id| !id.is_empty());
         let same = |block: &Map| {
             let held = block.get("id").and_then(Value::as_str);
-            id.zip(held).map_or(true, |(id, held)| id == held)
+            id.zip(held).is_none_or(|(id, held)| id == held)
         };
         if !self.audio_block(choice).is_some_and(|(_, b)| same(b)) {
             let mut block = Map::new();

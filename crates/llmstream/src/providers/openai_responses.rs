@@ -373,7 +373,7 @@ impl Accumulator {
             self.keys_with_parts.insert(self.current);
         }
         let key = (self.current, self.within.0, self.within.1);
-        self.part_keys.extend(core::iter::repeat(key).take(missing));
+        self.part_keys.extend(core::iter::repeat_n(key, missing));
     }
 
     /// The parts made from now on are `segment`'s: its place in its item
