@@ -141,14 +141,22 @@ fn accumulators(doc: &[u8]) {
                     );
                     events.push(StreamEvent::Error {
                         message: message.clone(),
+                        kind: None,
+                        raw: None,
+                        from_provider: false,
                     });
                     first_error.get_or_insert(ErrorInfo::new(message));
                     continue;
                 }
                 accepted = true;
                 if let Some(error) = first_error.take() {
-                    acc.builder_mut().error(error);
-                    let _ = acc.next_event(); // reported already
+                    // Reported already: applied, not queued again.
+                    acc.builder_mut().record(&StreamEvent::Error {
+                        message: error.message,
+                        kind: error.kind,
+                        raw: error.raw,
+                        from_provider: false,
+                    });
                 }
             }
             match line {
@@ -185,6 +193,12 @@ fuzz_target!(|data: &[u8]| {
     let whole = run_pipeline(provider, [input.doc]);
     if let Some(message) = &whole.message {
         check_message(message);
+        // The events are the truth: their fold is the message.
+        let mut folded = Message::default();
+        for event in &whole.events {
+            folded.apply(event);
+        }
+        assert_eq!(&folded, message, "the fold of the events is not the message");
     }
     let cut = run_pipeline(provider, input.pieces());
     assert_eq!(whole, cut, "outcome depends on the cuts {:?}", input.cuts);

@@ -23,7 +23,7 @@ use crate::Failure;
 
 /// Whether to draw with colours and cursor movement.
 pub fn fancy_output() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -247,7 +247,7 @@ impl<W: Write> LiveView<W> {
     pub fn event(&mut self, event: &StreamEvent, builder: Option<&MessageBuilder>) {
         self.tally.events += 1;
         match event {
-            StreamEvent::MessageStart { id, model } => {
+            StreamEvent::MessageStart { id, model, .. } => {
                 let id = id.as_deref().unwrap_or("?");
                 let model = model.as_deref().unwrap_or("?");
                 self.note(&format!("message {id} from {model}"));
@@ -266,6 +266,7 @@ impl<W: Write> LiveView<W> {
                 call,
                 id,
                 name,
+                ..
             } => {
                 self.finish_active(builder);
                 self.close_text();
@@ -346,7 +347,7 @@ impl<W: Write> LiveView<W> {
                 self.finish_active(builder);
                 self.note(&format!("finish: {reason}"));
             }
-            StreamEvent::Error { message } => {
+            StreamEvent::Error { message, .. } => {
                 // Below the tree being drawn, a line would be lost to its
                 // next redraw: the tree stops here (shown again at its end).
                 self.finish_active(builder);
@@ -356,6 +357,9 @@ impl<W: Write> LiveView<W> {
                 self.print(&format!("error: {message}\n"));
                 self.reset();
             }
+            // What the view does not draw: part boundaries, signatures,
+            // citations, kept blocks, final copies, completion.
+            _ => {}
         }
     }
 
@@ -644,6 +648,7 @@ mod tests {
                 call: 0,
                 id: id.to_string(),
                 name: "get_weather".to_string(),
+                kind: None,
             },
             StreamEvent::ToolCallEnd {
                 choice: 0,

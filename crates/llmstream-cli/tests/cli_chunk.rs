@@ -131,7 +131,7 @@ fn every_fixture_round_trips_through_concat() {
         return;
     };
     for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
-        if path.extension().map_or(true, |x| x != "jsonl") {
+        if path.extension().is_none_or(|x| x != "jsonl") {
             continue;
         }
         let output = chunk()

@@ -115,7 +115,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 name, arguments, ..
             } => writeln!(out, "[{name} done] {arguments}")?,
             StreamEvent::Finish { reason, .. } => writeln!(out, "\n[finish] {reason}")?,
-            StreamEvent::Error { message } => writeln!(out, "\n[error] {message}")?,
+            StreamEvent::Error { message, .. } => writeln!(out, "\n[error] {message}")?,
             _ => {}
         }
         out.flush()?;

@@ -455,7 +455,7 @@ impl SnapshotChunker {
                 let before = before_of(&seg);
                 let active = i + 1 == count
                     && is_growable(item)
-                    && before.map_or(true, |b| diffs.differs(b, item));
+                    && before.is_none_or(|b| diffs.differs(b, item));
                 if active {
                     self.open_child(seg, item, before, diffs, out);
                 } else {
@@ -751,7 +751,7 @@ impl Diffs {
                 in_a.len() != in_b.len()
                     || in_a
                         .iter()
-                        .any(|(key, x)| in_b.get(key).map_or(true, |y| self.differs(x, y)))
+                        .any(|(key, x)| in_b.get(key).is_none_or(|y| self.differs(x, y)))
             }
             _ => true,
         };

@@ -28,7 +28,9 @@
 //!
 //! - `serde`: [`json::Value`] implements `Serialize`/`Deserialize`;
 //!   `json::from_value` reads your types from a value, and
-//!   `json::from_partial` from the live snapshot while it streams;
+//!   `json::from_partial` from the live snapshot while it streams; the
+//!   providers' `StreamEvent` and `Message` serialize to and from their
+//!   JSON forms of the CLI contract;
 //! - `serde_json`: conversions between [`json::Value`] and
 //!   `serde_json::Value`;
 //! - `futures`: `stream` adapters from an HTTP body stream (reqwest's

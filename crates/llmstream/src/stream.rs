@@ -242,7 +242,7 @@ where
 /// )]);
 /// let mut events = EventStream::new(body);
 /// let names: Vec<&str> = block_on(events.by_ref().map(|e| e.unwrap().name()).collect());
-/// assert_eq!(names, ["message_start", "text_delta", "finish"]);
+/// assert_eq!(names, ["message_start", "text_delta", "finish", "complete"]);
 /// assert_eq!(events.pipeline().provider(), Some(Provider::OpenAiChat));
 /// assert_eq!(events.message().unwrap().choice().unwrap().text, "Hi");
 /// ```

@@ -65,7 +65,7 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     let mut first_error: Option<String> = None;
     let mut drain = |pipeline: &mut Pipeline, out: &mut Lines| -> Result<(), Failure> {
         while let Some(event) = pipeline.next_event() {
-            if let (StreamEvent::Error { message }, None) = (&event, &first_error) {
+            if let (StreamEvent::Error { message, .. }, None) = (&event, &first_error) {
                 first_error = Some(message.clone());
             }
             if args.events {

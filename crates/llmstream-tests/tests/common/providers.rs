@@ -115,6 +115,7 @@ impl Streams {
         );
         let message = pipeline.message().expect("provider detected").clone();
         assert_eq!(message.provider, self.provider, "provider of the message");
+        assert_fold(&events, &message);
         Run { message, events }
     }
 
@@ -207,6 +208,7 @@ impl Streams {
             message: acc.message().clone(),
             events,
         };
+        assert_fold(&direct.events, &direct.message);
         same(
             &direct,
             &self.sse(sse.as_bytes()),
@@ -257,6 +259,29 @@ impl Streams {
     pub fn synthetic(&self, name: &str) -> Run {
         self.sse(&self.data(name))
     }
+}
+
+/// `Message::default()` with every event applied.
+pub fn fold(events: &[StreamEvent]) -> Message {
+    let mut message = Message::default();
+    for event in events {
+        message.apply(event);
+    }
+    message
+}
+
+/// Asserts the events rebuild the message: their fold is it.
+pub fn assert_fold(events: &[StreamEvent], message: &Message) {
+    let folded = fold(events);
+    assert_eq!(
+        folded.to_value().to_json(),
+        message.to_value().to_json(),
+        "the fold of the events is not the message"
+    );
+    assert_eq!(
+        &folded, message,
+        "the fold of the events is not the message"
+    );
 }
 
 /// Asserts two runs gave the same message (also as CLI JSON) and events.

@@ -3,6 +3,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod fold;
 mod http_e2e;
 mod pipeline;
 mod provider_anthropic;

@@ -38,7 +38,7 @@ fn errors(events: &[StreamEvent]) -> Vec<&str> {
     events
         .iter()
         .filter_map(|event| match event {
-            StreamEvent::Error { message } => Some(message.as_str()),
+            StreamEvent::Error { message, .. } => Some(message.as_str()),
             _ => None,
         })
         .collect()

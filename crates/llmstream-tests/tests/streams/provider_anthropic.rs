@@ -775,11 +775,13 @@ fn quirk_pings_are_ignored() {
         names,
         [
             "message_start",
+            "role",
             "usage",
             "text_delta",
             "text_delta",
             "usage",
-            "finish"
+            "finish",
+            "complete"
         ]
     );
     assert!(run.message.complete && run.message.error.is_none());
@@ -793,7 +795,7 @@ fn quirk_error_event() {
     assert_eq!(error.kind.as_deref(), Some("overloaded_error"));
     assert!(error.raw.is_some());
     assert!(
-        matches!(run.events.last(), Some(StreamEvent::Error { message }) if message == "Overloaded")
+        matches!(run.events.last(), Some(StreamEvent::Error { message, .. }) if message == "Overloaded")
     );
     assert_eq!(run.choice().text, "Partial");
     assert!(!run.message.complete);

@@ -61,6 +61,7 @@ fn assert_start(o: &Run, id: &str, model: &str) {
     assert_eq!(
         o.events.first(),
         Some(&StreamEvent::MessageStart {
+            provider: Provider::OpenAiChat,
             id: Some(id.to_string()),
             model: Some(model.to_string())
         })
@@ -152,9 +153,10 @@ fn plain_text_answer() {
     assert_finish(&o, 0, "stop", FinishReason::Stop);
     assert_usage(&o, 14, 30, 44);
     assert_eq!(o.message.usage.as_ref().unwrap().reasoning_tokens, Some(0));
-    // The usage chunk (choices: []) comes after the finish, before [DONE].
+    // The usage chunk (choices: []) comes after the finish (which
+    // completes the message: its only choice finished), before [DONE].
     let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
-    assert_eq!(&names[names.len() - 2..], ["finish", "usage"]);
+    assert_eq!(&names[names.len() - 3..], ["finish", "complete", "usage"]);
 }
 
 #[test]
@@ -311,8 +313,8 @@ fn single_tool_call() {
     // The call ends at the finish, before the usage.
     let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
     assert_eq!(
-        &names[names.len() - 3..],
-        ["tool_call_end", "finish", "usage"]
+        &names[names.len() - 4..],
+        ["tool_call_end", "finish", "complete", "usage"]
     );
 }
 
@@ -526,7 +528,7 @@ fn fireworks_no_arguments_key_and_usage_after_finish() {
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
     assert_usage(&o, 56, 12, 68);
     let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
-    assert_eq!(&names[names.len() - 2..], ["finish", "usage"]);
+    assert_eq!(&names[names.len() - 3..], ["finish", "complete", "usage"]);
 
     let o = CHAT.fixture_any(
         "openai_compatible/_extracted/test_tools_streaming_variant_c.yaml.interaction1.sse",
@@ -607,10 +609,8 @@ fn synthetic_no_finish_reason_done() {
     assert_eq!(o.message.choices.get(&0).unwrap().finish_reason, None);
     assert!(o.message.complete, "[DONE] completes the message");
     // The call ends at [DONE], not only at the end of the body.
-    assert_eq!(
-        o.events.last().map(StreamEvent::name),
-        Some("tool_call_end")
-    );
+    let names: Vec<_> = o.events.iter().map(StreamEvent::name).collect();
+    assert_eq!(&names[names.len() - 2..], ["tool_call_end", "complete"]);
 }
 
 #[test]
@@ -663,7 +663,10 @@ fn synthetic_error_payload() {
     assert_eq!(
         o.events.last(),
         Some(&StreamEvent::Error {
-            message: "The server had an error while processing your request.".to_string()
+            message: "The server had an error while processing your request.".to_string(),
+            kind: Some("server_error".to_string()),
+            raw: error.raw.clone(),
+            from_provider: true,
         })
     );
     assert!(!o.message.complete);
@@ -907,7 +910,11 @@ fn a_call_ends_when_its_json_does() {
     // the call follows its end.
     let events = names(&o);
     let end = events.iter().position(|n| *n == "tool_call_end").unwrap();
-    assert_eq!(events.get(end + 1), Some(&"error"), "{events:?}");
+    assert_eq!(
+        events.get(end + 1..end + 3),
+        Some(&["arguments_error", "error"][..]),
+        "{events:?}"
+    );
     assert!(!events[end..].contains(&"tool_call_delta"), "{events:?}");
 
     // Complete arguments before the fragment that names the call: the end

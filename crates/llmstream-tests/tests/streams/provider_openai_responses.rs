@@ -48,6 +48,7 @@ fn assert_start(o: &Run, id: &str, model: &str) {
     assert_eq!(
         o.events.first(),
         Some(&StreamEvent::MessageStart {
+            provider: Provider::OpenAiResponses,
             id: Some(id.to_string()),
             model: Some(model.to_string())
         })
@@ -101,7 +102,7 @@ fn errors(o: &Run) -> Vec<&str> {
     o.events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::Error { message } => Some(message.as_str()),
+            StreamEvent::Error { message, .. } => Some(message.as_str()),
             _ => None,
         })
         .collect()

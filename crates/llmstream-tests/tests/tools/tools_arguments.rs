@@ -588,7 +588,11 @@ fn a_builder_holds_a_calls_argument_text_once() {
         let (head, tail) = text.split_at(text.len() / 2);
         builder.tool_call_arguments(0, 0, head);
         builder.tool_call_arguments(0, 0, tail);
-        assert_eq!(builder.tool_call_text(0, 0), Some(text));
+        let held_text = builder
+            .message()
+            .tool_call(0, 0)
+            .map(|c| c.arguments_text.as_str());
+        assert_eq!(held_text, Some(text));
         let held = builder.argument_stream(0, 0).expect("the call's stream");
         assert_eq!(held.raw(), "", "{text}");
         builder.tool_call_end(0, 0);
@@ -877,7 +881,7 @@ fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
     assert_eq!(texts.concat(), text);
 
     let mut builder = MessageBuilder::new(Provider::OpenAiChat);
-    builder.tool_call_start(0, 0, "call_1", "f");
+    builder.tool_call_start_with(0, 0, "call_1", "f", None, ArgumentStream::json());
     for piece in pieces() {
         builder.tool_call_arguments(0, 0, &piece);
     }

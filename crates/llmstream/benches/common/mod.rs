@@ -144,7 +144,7 @@ fn fit(source: &str, room: usize) -> String {
         out.push(c);
         used += len;
     }
-    out.extend(std::iter::repeat('x').take(room - used));
+    out.extend(std::iter::repeat_n('x', room - used));
     out
 }
 

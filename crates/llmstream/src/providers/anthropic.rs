@@ -438,20 +438,15 @@ impl Accumulator {
             // A compaction delta in a block of another kind.
             _ => None,
         };
-        let Some(Value::Object(block)) = part.and_then(|p| self.builder.raw_part_at_mut(CHOICE, p))
-        else {
+        let Some(part) = part else {
             return;
         };
         if let Some(piece) = get_str(delta, "content") {
-            match block.get_mut("content") {
-                Some(Value::String(content)) => content.push_str(piece),
-                _ => {
-                    block.insert("content", Value::from(piece));
-                }
-            }
+            self.builder.raw_part_append(CHOICE, part, "content", piece);
         }
         if let Some(encrypted) = get_str(delta, "encrypted_content") {
-            block.insert("encrypted_content", Value::from(encrypted));
+            self.builder
+                .raw_part_member(CHOICE, part, "encrypted_content", Value::from(encrypted));
         }
     }
 

@@ -3,26 +3,34 @@
 //! Wire formats differ in framing and quirks; what they say is the same
 //! handful of facts (text arrived, a tool call began, its arguments grew,
 //! a choice finished). Each provider module translates its payloads into
-//! calls on a [`MessageBuilder`], which keeps the [`Message`] and queues the
-//! normalized [`StreamEvent`]s. It depends on no JSON library: callers pass
-//! plain strings and numbers.
+//! calls on a [`MessageBuilder`], which turns each into normalized
+//! [`StreamEvent`]s: every one is applied to the [`Message`]
+//! ([`Message::apply_with`], the one reducer) and queued. The builder
+//! changes its message in no other way, so the events alone rebuild it.
+//! It depends on no JSON library: callers pass plain strings and numbers.
 
 use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::event::{FinishReason, StreamEvent, Usage};
-use super::message::{Choice, ErrorInfo, Message, Part, ToolCall};
-use super::sorted_map::SortedMap;
+use super::message::{reorder_positions, ErrorInfo, Message, Part};
 use super::Provider;
 use crate::json::Value;
+
+/// The three streams of prose a choice carries (see [`PartKind`]), by the
+/// name the wire-format modules use for them.
+pub(crate) use super::event::PartKind as Flow;
 
 /// Bounds on what one stream may create, so a hostile or broken stream
 /// cannot exhaust memory through wire indices. Indices themselves are map
 /// keys: index 2^63 costs what index 0 does. What is over a bound is
-/// reported as a [`StreamEvent::Error`] and left out. Set them with
+/// reported as a [`StreamEvent::Error`] and left out; the reducer
+/// ([`Message::apply_with`]) holds the same bounds, so that no sequence of
+/// events grows a message past them. Set them with
 /// [`Pipeline::with_provider_limits`](super::Pipeline::with_provider_limits),
 /// [`Provider::accumulator_with`](super::Provider::accumulator_with) or
 /// [`MessageBuilder::with_limits`].
@@ -46,97 +54,16 @@ impl Default for ProviderLimits {
     }
 }
 
-/// The three streams of prose a choice carries, each both in its content
-/// parts and in a running concatenation ([`Choice::text`],
-/// [`Choice::reasoning`], [`Choice::refusal`]).
-/// The one place that knows which parts and running text each is (the
-/// builder and the OpenAI Responses accumulator find a part's text and
-/// where it lies in the running text through it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flow {
-    Text,
-    Reasoning,
-    Refusal,
-}
-
-impl Flow {
-    pub(crate) const ALL: [Flow; 3] = [Flow::Text, Flow::Reasoning, Flow::Refusal];
-
-    /// Whether `part` is a part of this flow (so new text may extend it).
-    fn owns(self, part: &Part) -> bool {
-        self.text_of(part).is_some()
-    }
-
-    /// The text of `part`, if it is a part of this flow.
-    pub(crate) fn text_of(self, part: &Part) -> Option<&str> {
-        match (self, part) {
-            (Flow::Text, Part::Text(t))
-            | (Flow::Reasoning, Part::Reasoning { text: t, .. })
-            | (Flow::Refusal, Part::Refusal(t)) => Some(t),
-            _ => None,
-        }
-    }
-
-    /// The text of `part`, mutably, if it is a part of this flow.
-    fn text_of_mut(self, part: &mut Part) -> Option<&mut String> {
-        match (self, part) {
-            (Flow::Text, Part::Text(t))
-            | (Flow::Reasoning, Part::Reasoning { text: t, .. })
-            | (Flow::Refusal, Part::Refusal(t)) => Some(t),
-            _ => None,
-        }
-    }
-
-    /// The bytes of this flow's text in `parts`.
-    pub(crate) fn len(self, parts: &[Part]) -> usize {
-        parts
-            .iter()
-            .filter_map(|p| self.text_of(p))
-            .map(str::len)
-            .sum()
-    }
-
-    fn part(self, text: &str) -> Part {
-        match self {
-            Flow::Text => Part::Text(String::from(text)),
-            Flow::Reasoning => Part::Reasoning {
-                text: String::from(text),
-                signature: None,
-            },
-            Flow::Refusal => Part::Refusal(String::from(text)),
-        }
-    }
-
-    /// The choice's running concatenation of this flow (a refusal's made
-    /// `Some` on first use).
-    fn running(self, c: &mut Choice) -> &mut String {
-        match self {
-            Flow::Text => &mut c.text,
-            Flow::Reasoning => &mut c.reasoning,
-            Flow::Refusal => c.refusal.get_or_insert_with(String::new),
-        }
-    }
-
-    /// The choice's running concatenation of this flow ("" for no refusal).
-    pub(crate) fn running_ref(self, c: &Choice) -> &str {
-        match self {
-            Flow::Text => &c.text,
-            Flow::Reasoning => &c.reasoning,
-            Flow::Refusal => c.refusal.as_deref().unwrap_or(""),
-        }
-    }
-
-    fn event(self, choice: u64, text: String) -> StreamEvent {
-        match self {
-            Flow::Text => StreamEvent::TextDelta { choice, text },
-            Flow::Reasoning => StreamEvent::ReasoningDelta { choice, text },
-            Flow::Refusal => StreamEvent::RefusalDelta { choice, text },
-        }
+fn flow_event(flow: Flow, choice: u64, text: String) -> StreamEvent {
+    match flow {
+        Flow::Text => StreamEvent::TextDelta { choice, text },
+        Flow::Reasoning => StreamEvent::ReasoningDelta { choice, text },
+        Flow::Refusal => StreamEvent::RefusalDelta { choice, text },
     }
 }
 
-/// Builds a [`Message`] from provider-neutral facts and queues the
-/// normalized events.
+/// Builds a [`Message`] from provider-neutral facts: each becomes
+/// normalized events, applied to the message and queued.
 #[derive(Clone, Debug)]
 pub struct MessageBuilder {
     message: Message,
@@ -151,11 +78,13 @@ pub struct MessageBuilder {
     /// these without going through the ones that ended long ago.
     open: BTreeSet<(u64, u64)>,
     limits: ProviderLimits,
+    /// [`MessageBuilder::start`] was called.
     started: bool,
+    /// A [`StreamEvent::MessageStart`] went out (the first event always is
+    /// one, whether or not the wire started the message).
+    announced: bool,
     /// Choices whose next text starts a new content part.
     part_break: BTreeMap<u64, bool>,
-    /// `message.error` is one the provider sent, not one found here.
-    provider_error: bool,
 }
 
 impl MessageBuilder {
@@ -173,8 +102,8 @@ impl MessageBuilder {
             open: BTreeSet::new(),
             limits,
             started: false,
+            announced: false,
             part_break: BTreeMap::new(),
-            provider_error: false,
         }
     }
 
@@ -200,32 +129,66 @@ impl MessageBuilder {
 
     /// The argument stream of a tool call (live value, error). Its
     /// [`raw`](ArgumentStream::raw) text is empty: the builder keeps the
-    /// text once, as the call's [`ToolCall::arguments_text`](super::ToolCall::arguments_text)
-    /// (see [`MessageBuilder::tool_call_text`]).
+    /// text once, as the call's [`ToolCall::arguments_text`](super::ToolCall::arguments_text).
     pub fn argument_stream(&self, choice: u64, call: u64) -> Option<&ArgumentStream> {
         self.arguments.get(&(choice, call)).map(|s| &**s)
     }
 
+    /// The limits this builder enforces (accumulators bound their own
+    /// per-block bookkeeping by the same numbers).
+    pub fn limits(&self) -> &ProviderLimits {
+        &self.limits
+    }
+
+    /// The one way the message changes: the event is applied, then
+    /// queued. The first event of a message is its start.
     fn emit(&mut self, event: StreamEvent) {
+        if !self.announced && !matches!(event, StreamEvent::MessageStart { .. }) {
+            self.announce();
+        }
+        self.message.apply_with(&event, &self.limits);
         self.events.push_back(event);
     }
 
+    /// Emits the message's start with the provider, and the id and model
+    /// as the message has them.
+    fn announce(&mut self) {
+        self.announced = true;
+        let event = StreamEvent::MessageStart {
+            provider: self.message.provider,
+            id: self.message.id.clone(),
+            model: self.message.model.clone(),
+        };
+        self.emit(event);
+    }
+
+    /// Applies an event without queuing it: one its caller reported
+    /// already, before this builder existed (a pipeline's error before
+    /// its first payload). The message stays the fold of the events the
+    /// caller reported.
+    pub fn record(&mut self, event: &StreamEvent) {
+        self.message.apply_with(event, &self.limits);
+    }
+
     /// The message began: id and model, each set once. The start event is
-    /// emitted the first time.
+    /// emitted the first time, and again when it makes the id or the
+    /// model known.
     pub fn start(&mut self, id: Option<&str>, model: Option<&str>) {
-        if self.message.id.is_none() {
-            self.message.id = id.filter(|s| !s.is_empty()).map(String::from);
+        let id = id.filter(|s| !s.is_empty());
+        let model = model.filter(|s| !s.is_empty());
+        let new_id = self.message.id.is_none() && id.is_some();
+        let new_model = self.message.model.is_none() && model.is_some();
+        self.started = true;
+        if self.announced && !new_id && !new_model {
+            return;
         }
-        if self.message.model.is_none() {
-            self.message.model = model.filter(|s| !s.is_empty()).map(String::from);
-        }
-        if !self.started {
-            self.started = true;
-            self.emit(StreamEvent::MessageStart {
-                id: self.message.id.clone(),
-                model: self.message.model.clone(),
-            });
-        }
+        self.announced = true;
+        let event = StreamEvent::MessageStart {
+            provider: self.message.provider,
+            id: self.message.id.clone().or(id.map(String::from)),
+            model: self.message.model.clone().or(model.map(String::from)),
+        };
+        self.emit(event);
     }
 
     /// Whether [`MessageBuilder::start`] was called.
@@ -233,30 +196,33 @@ impl MessageBuilder {
         self.started
     }
 
-    /// The choice at `index`, created on first use (within the limit).
-    fn choice(&mut self, index: u64) -> Option<&mut Choice> {
-        if !self.message.choices.contains_key(&index) {
-            if self.message.choices.len() >= self.limits.max_choices {
-                let limit = self.limits.max_choices;
-                self.error(ErrorInfo::new(format!(
-                    "more than {limit} choices: choice {index} ignored"
-                )));
-                return None;
-            }
-            // A choice not seen before: a message found complete because
-            // every choice then seen had finished was not complete after
-            // all (`n` > 1 streams finish their choices one by one).
-            self.message.complete = false;
+    /// Whether the choice exists or may be created (an error event if the
+    /// limit refuses it).
+    fn choice_ok(&mut self, index: u64) -> bool {
+        if self.message.choices.contains_key(&index)
+            || self.message.choices.len() < self.limits.max_choices
+        {
+            return true;
         }
-        self.message.choices.get_or_default(index)
+        let limit = self.limits.max_choices;
+        self.error(ErrorInfo::new(format!(
+            "more than {limit} choices: choice {index} ignored"
+        )));
+        false
     }
 
-    /// Sets the role of a choice; the first one wins.
+    /// Sets the role of a choice (creating it); the first one wins.
     pub fn role(&mut self, choice: u64, role: &str) {
-        if let Some(c) = self.choice(choice) {
-            if c.role.is_none() && !role.is_empty() {
-                c.role = Some(String::from(role));
-            }
+        let held = self.message.choices.get(&choice).map(|c| c.role.is_some());
+        let changes = match held {
+            None => true,
+            Some(has_role) => !has_role && !role.is_empty(),
+        };
+        if changes && self.choice_ok(choice) {
+            self.emit(StreamEvent::Role {
+                choice,
+                role: String::from(role),
+            });
         }
     }
 
@@ -272,13 +238,18 @@ impl MessageBuilder {
             .message
             .choices
             .get(&choice)
-            .is_some_and(|c| c.content.len() >= limit);
+            .map_or(limit == 0, |c| c.content.len() >= limit);
         if full {
             self.error(ErrorInfo::new(format!(
                 "more than {limit} content parts in choice {choice}"
             )));
         }
         full
+    }
+
+    /// The latest part of `choice`, if any.
+    fn last_part(&self, choice: u64) -> Option<&Part> {
+        self.message.choices.get(&choice)?.content.last()
     }
 
     /// Appends answer text.
@@ -291,57 +262,55 @@ impl MessageBuilder {
         self.append(choice, Flow::Reasoning, text);
     }
 
+    /// Appends refusal text (to the latest part if it is a refusal and no
+    /// part break was asked for, as text does).
+    pub(crate) fn refusal(&mut self, choice: u64, text: &str) {
+        self.append(choice, Flow::Refusal, text);
+    }
+
     /// Appends text, reasoning or refusal: to the choice's running total,
     /// to the last part when it is of the same kind (and no part break was
-    /// asked for), else to a new part; then the delta event.
+    /// asked for: then a part start comes first), else to a new part.
     pub(crate) fn append(&mut self, choice: u64, flow: Flow, text: &str) {
-        if text.is_empty() || self.choice(choice).is_none() {
+        if text.is_empty() || !self.choice_ok(choice) {
             return;
         }
         let fresh = self.part_break.remove(&choice).unwrap_or(false);
-        let last = self
-            .message
-            .choices
-            .get(&choice)
-            .and_then(|c| c.content.last());
-        let merge = !fresh && last.is_some_and(|p| flow.owns(p));
-        if !merge && self.part_limit_reached(choice) {
+        let owned = self.last_part(choice).is_some_and(|p| flow.owns(p));
+        if (fresh || !owned) && self.part_limit_reached(choice) {
             return;
         }
-        if let Some(c) = self.message.choices.get_mut(&choice) {
-            flow.running(c).push_str(text);
-            match c
-                .content
-                .last_mut()
-                .filter(|_| merge)
-                .and_then(|p| flow.text_of_mut(p))
-            {
-                Some(t) => t.push_str(text),
-                None => c.content.push(flow.part(text)),
-            }
+        if fresh && owned {
+            self.emit(StreamEvent::PartStart { choice, kind: flow });
         }
-        self.emit(flow.event(choice, String::from(text)));
+        self.emit(flow_event(flow, choice, String::from(text)));
     }
 
-    /// Sets the signature of the latest reasoning part (creating an empty
-    /// one if the reasoning itself was redacted or not streamed).
+    /// Sets the signature of the latest reasoning part (starting an empty
+    /// one if the latest part is not reasoning: the reasoning itself was
+    /// redacted or not streamed).
     pub fn reasoning_signature(&mut self, choice: u64, signature: &str) {
-        let Some(c) = self.choice(choice) else {
+        if !self.choice_ok(choice) {
             return;
-        };
-        match c.content.last_mut() {
-            Some(Part::Reasoning { signature: s, .. }) => *s = Some(String::from(signature)),
-            _ => c.content.push(Part::Reasoning {
-                text: String::new(),
-                signature: Some(String::from(signature)),
-            }),
+        }
+        if !matches!(self.last_part(choice), Some(Part::Reasoning { .. })) {
+            if self.part_limit_reached(choice) {
+                return;
+            }
+            self.emit(StreamEvent::PartStart {
+                choice,
+                kind: Flow::Reasoning,
+            });
+        }
+        if let Some(part) = self.last_part_position(choice) {
+            self.reasoning_signature_at(choice, part, signature);
         }
     }
 
     /// Sets the signature of the reasoning part at `position` in
     /// `choice`'s content (an earlier one is replaced); whether that part
     /// is reasoning.
-    pub fn reasoning_signature_at(
+    pub(crate) fn reasoning_signature_at(
         &mut self,
         choice: u64,
         position: usize,
@@ -350,38 +319,85 @@ impl MessageBuilder {
         let part = self
             .message
             .choices
-            .get_mut(&choice)
-            .and_then(|c| c.content.get_mut(position));
-        match part {
-            Some(Part::Reasoning { signature: s, .. }) => {
-                *s = Some(String::from(signature));
-                true
-            }
-            _ => false,
+            .get(&choice)
+            .and_then(|c| c.content.get(position));
+        if !matches!(part, Some(Part::Reasoning { .. })) {
+            return false;
         }
-    }
-
-    /// Appends refusal text (to the latest part if it is a refusal and no
-    /// part break was asked for, as text does). Empty text still makes the
-    /// choice's [`Choice::refusal`] `Some`.
-    pub fn refusal(&mut self, choice: u64, text: &str) {
-        let Some(c) = self.choice(choice) else {
-            return;
-        };
-        c.refusal.get_or_insert_with(String::new);
-        self.append(choice, Flow::Refusal, text);
+        self.emit(StreamEvent::ReasoningSignature {
+            choice,
+            part: position,
+            signature: String::from(signature),
+        });
+        true
     }
 
     /// Keeps a block as the provider sent it; its position in the
-    /// choice's content (to update it in place with
-    /// [`MessageBuilder::raw_part_at_mut`]), unless a limit refused it.
+    /// choice's content (to update it in place as the wire fills it in),
+    /// unless a limit refused it.
     pub fn raw_part(&mut self, choice: u64, value: Value) -> Option<usize> {
-        if self.choice(choice).is_none() || self.part_limit_reached(choice) {
+        if !self.choice_ok(choice) || self.part_limit_reached(choice) {
             return None;
         }
-        let c = self.message.choices.get_mut(&choice)?;
-        c.content.push(Part::Raw(value));
-        Some(c.content.len() - 1)
+        self.emit(StreamEvent::RawPart { choice, value });
+        self.last_part_position(choice)
+    }
+
+    /// The raw part at `position` of `choice`, if it is one.
+    pub(crate) fn raw_part_at(&self, choice: u64, position: usize) -> Option<&Value> {
+        match self.message.choices.get(&choice)?.content.get(position)? {
+            Part::Raw(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Sets a member of the raw part (an object) at `position`.
+    pub(crate) fn raw_part_member(
+        &mut self,
+        choice: u64,
+        position: usize,
+        member: &str,
+        value: Value,
+    ) {
+        if matches!(self.raw_part_at(choice, position), Some(Value::Object(_))) {
+            self.emit(StreamEvent::RawPartMember {
+                choice,
+                part: position,
+                member: String::from(member),
+                value,
+            });
+        }
+    }
+
+    /// Appends text to a string member of the raw part (an object) at
+    /// `position` (sets it when it is not a string): costs the text, not
+    /// the member, so that a block growing over many deltas stays linear.
+    pub(crate) fn raw_part_append(
+        &mut self,
+        choice: u64,
+        position: usize,
+        member: &str,
+        text: &str,
+    ) {
+        if matches!(self.raw_part_at(choice, position), Some(Value::Object(_))) {
+            self.emit(StreamEvent::RawPartAppend {
+                choice,
+                part: position,
+                member: String::from(member),
+                text: String::from(text),
+            });
+        }
+    }
+
+    /// Replaces the raw part at `position` whole.
+    pub(crate) fn raw_part_replace(&mut self, choice: u64, position: usize, value: Value) {
+        if self.raw_part_at(choice, position).is_some() {
+            self.emit(StreamEvent::RawPartReplace {
+                choice,
+                part: position,
+                value,
+            });
+        }
     }
 
     /// Appends log probabilities of tokens of `choice`'s answer text
@@ -396,13 +412,13 @@ impl MessageBuilder {
 
     /// [`MessageBuilder::logprobs`] for refusal text (OpenAI Chat's
     /// `logprobs.refusal`), on a refusal part.
-    pub fn refusal_logprobs(&mut self, choice: u64, items: impl IntoIterator<Item = Value>) {
+    pub(crate) fn refusal_logprobs(&mut self, choice: u64, items: impl IntoIterator<Item = Value>) {
         self.flow_logprobs(choice, Flow::Refusal, items);
     }
 
     fn flow_logprobs(&mut self, choice: u64, flow: Flow, items: impl IntoIterator<Item = Value>) {
-        let mut items = items.into_iter().peekable();
-        if items.peek().is_none() {
+        let items: Vec<Value> = items.into_iter().collect();
+        if items.is_empty() {
             return;
         }
         let latest = self
@@ -419,28 +435,26 @@ impl MessageBuilder {
     /// `position` in `choice`'s content (OpenAI Responses: each
     /// `output_text` part has its own). Returns whether that part is text
     /// or a refusal (nothing is kept otherwise).
-    pub fn logprobs_at(
+    pub(crate) fn logprobs_at(
         &mut self,
         choice: u64,
         position: usize,
         items: impl IntoIterator<Item = Value>,
     ) -> bool {
-        let Some(c) = self.message.choices.get_mut(&choice) else {
-            return false;
-        };
-        if !matches!(
-            c.content.get(position),
-            Some(Part::Text(_) | Part::Refusal(_))
-        ) {
+        let part = self
+            .message
+            .choices
+            .get(&choice)
+            .and_then(|c| c.content.get(position));
+        if !matches!(part, Some(Part::Text(_) | Part::Refusal(_))) {
             return false;
         }
-        match c.logprobs.get_or_default(position) {
-            Some(list) => {
-                list.extend(items);
-                true
-            }
-            None => false,
-        }
+        self.emit(StreamEvent::Logprobs {
+            choice,
+            part: position,
+            logprobs: items.into_iter().collect(),
+        });
+        true
     }
 
     /// The part of `flow` that text of `choice` arriving now would extend,
@@ -449,37 +463,26 @@ impl MessageBuilder {
     /// else a new, empty one (`None` if a limit refused it, or the choice).
     fn part_for(&mut self, choice: u64, flow: Flow) -> Option<usize> {
         let pending = self.part_break.get(&choice).copied().unwrap_or(false);
-        let last = self.choice(choice)?.content.last();
-        if pending || !last.is_some_and(|p| flow.owns(p)) {
+        if !self.choice_ok(choice) {
+            return None;
+        }
+        if pending || !self.last_part(choice).is_some_and(|p| flow.owns(p)) {
             self.begin(choice, flow);
         }
-        let c = self.message.choices.get(&choice)?;
-        let position = c.content.len().checked_sub(1)?;
-        c.content
-            .get(position)
+        let position = self.last_part_position(choice)?;
+        self.last_part(choice)
             .filter(|p| flow.owns(p))
             .map(|_| position)
     }
 
-    /// The tool call `call` of `choice`, mutably.
-    fn tool_call_mut(&mut self, choice: u64, call: u64) -> Option<&mut ToolCall> {
-        self.message
-            .choices
-            .get_mut(&choice)
-            .and_then(|c| c.tool_calls.get_mut(&call))
-    }
-
     /// Whether the tool call exists.
     pub fn has_tool_call(&self, choice: u64, call: u64) -> bool {
-        self.message
-            .choices
-            .get(&choice)
-            .is_some_and(|c| c.tool_calls.contains_key(&call))
+        self.message.tool_call(choice, call).is_some()
     }
 
     /// Begins a tool call whose arguments are JSON; see
     /// [`MessageBuilder::tool_call_start_with`].
-    pub fn tool_call_start(&mut self, choice: u64, call: u64, id: &str, name: &str) {
+    pub(crate) fn tool_call_start(&mut self, choice: u64, call: u64, id: &str, name: &str) {
         self.tool_call_start_with(choice, call, id, name, None, ArgumentStream::json());
     }
 
@@ -499,11 +502,16 @@ impl MessageBuilder {
             self.tool_call_identify(choice, call, Some(id), Some(name));
             return;
         }
-        let max_calls = self.limits.max_tool_calls;
-        let Some(c) = self.choice(choice) else {
+        if !self.choice_ok(choice) {
             return;
-        };
-        if c.tool_calls.len() >= max_calls {
+        }
+        let max_calls = self.limits.max_tool_calls;
+        let calls = self
+            .message
+            .choices
+            .get(&choice)
+            .map_or(0, |c| c.tool_calls.len());
+        if calls >= max_calls {
             self.error(ErrorInfo::new(format!(
                 "more than {max_calls} tool calls in choice {choice}: call {call} ignored"
             )));
@@ -511,12 +519,6 @@ impl MessageBuilder {
         }
         if self.part_limit_reached(choice) {
             return;
-        }
-        let mut tool_call = ToolCall::new(id, name);
-        tool_call.kind = kind.map(String::from);
-        if let Some(c) = self.message.choices.get_mut(&choice) {
-            c.tool_calls.insert(call, tool_call);
-            c.content.push(Part::ToolCall(call));
         }
         arguments.drop_text();
         self.arguments.insert((choice, call), Box::new(arguments));
@@ -526,6 +528,7 @@ impl MessageBuilder {
             call,
             id: String::from(id),
             name: String::from(name),
+            kind: kind.map(String::from),
         });
     }
 
@@ -537,19 +540,20 @@ impl MessageBuilder {
         id: Option<&str>,
         name: Option<&str>,
     ) {
-        let Some(tc) = self.tool_call_mut(choice, call) else {
+        let Some(tc) = self.message.tool_call(choice, call) else {
             return;
         };
-        if let Some(id) = id.filter(|s| !s.is_empty()) {
-            if tc.id.is_empty() {
-                tc.id = String::from(id);
-            }
+        let id = id.filter(|s| !s.is_empty() && tc.id.is_empty());
+        let name = name.filter(|s| !s.is_empty() && tc.name.is_empty());
+        if id.is_none() && name.is_none() {
+            return;
         }
-        if let Some(name) = name.filter(|s| !s.is_empty()) {
-            if tc.name.is_empty() {
-                tc.name = String::from(name);
-            }
-        }
+        self.emit(StreamEvent::ToolCallIdentity {
+            choice,
+            call,
+            id: id.map(String::from),
+            name: name.map(String::from),
+        });
     }
 
     /// Appends a fragment of a tool call's arguments (the call is started
@@ -564,17 +568,11 @@ impl MessageBuilder {
         if fragment.is_empty() {
             return;
         }
-        // The stream, the call and the queue are apart: one lookup each.
-        let (Some(stream), Some(tc)) = (
-            self.arguments.get_mut(&(choice, call)),
-            self.message
-                .choices
-                .get_mut(&choice)
-                .and_then(|c| c.tool_calls.get_mut(&call)),
-        ) else {
-            return;
-        };
-        if stream.is_ended() {
+        let ended = self
+            .arguments
+            .get(&(choice, call))
+            .is_none_or(|s| s.is_ended());
+        if ended {
             // Arguments that ended (complete JSON, or the wire's end of the
             // call) take no more, nor does their text, which stays what the
             // end reported: whitespace may follow; other text (two calls'
@@ -584,27 +582,36 @@ impl MessageBuilder {
             let text_after = !fragment
                 .trim_start_matches([' ', '\t', '\n', '\r'])
                 .is_empty();
+            let Some(tc) = self.message.tool_call(choice, call) else {
+                return;
+            };
             if text_after && tc.arguments_error.is_none() {
                 let message = format!(
                     "tool call {:?} (choice {choice}, call {call}): text after its arguments ended was left out",
                     tc.id
                 );
-                tc.arguments_error =
-                    Some(String::from("text after the arguments ended was left out"));
+                self.emit(StreamEvent::ArgumentsError {
+                    choice,
+                    call,
+                    error: String::from("text after the arguments ended was left out"),
+                });
                 self.error(ErrorInfo::new(message));
             }
             return;
         }
-        tc.arguments_text.push_str(fragment);
-        let events = &mut self.events;
-        events.push_back(StreamEvent::ToolCallDelta {
+        self.emit(StreamEvent::ToolCallDelta {
             choice,
             call,
             fragment: String::from(fragment),
         });
-        stream.push(fragment, |event| {
-            events.push_back(argument_event(choice, call, event));
-        });
+        // The argument events change nothing in the message (the live
+        // value is the stream's, here): queued as they come.
+        let events = &mut self.events;
+        if let Some(stream) = self.arguments.get_mut(&(choice, call)) {
+            stream.push(fragment, |event| {
+                events.push_back(argument_event(choice, call, event));
+            });
+        }
     }
 
     /// Replaces a tool call's argument text with `text`, parsed afresh into
@@ -614,40 +621,50 @@ impl MessageBuilder {
     /// `function_call_arguments.done`) when it disagrees with the streamed
     /// fragments: the repeated text is authoritative. No delta events are
     /// emitted for it — the fragments already reported cannot be taken
-    /// back, so the [`StreamEvent::ToolCallEnd`] that follows carries the
-    /// corrected arguments. A call that already ended gets its final
-    /// arguments recomputed without a second end event.
-    pub fn tool_call_replace_arguments(
+    /// back — but one [`StreamEvent::ArgumentsReplace`]; the
+    /// [`StreamEvent::ToolCallEnd`] that follows carries the corrected
+    /// arguments. A call that already ended gets its final arguments
+    /// recomputed (in that event) without a second end event.
+    pub(crate) fn tool_call_replace_arguments(
         &mut self,
         choice: u64,
         call: u64,
         mut arguments: ArgumentStream,
         text: &str,
     ) {
-        let Some(tc) = self.tool_call_mut(choice, call) else {
+        let Some(tc) = self.message.tool_call(choice, call) else {
             return;
         };
         arguments.drop_text();
         arguments.push(text, |_| {});
-        tc.arguments_text = String::from(text);
-        if tc.ended {
+        let (value, error) = if tc.ended {
             let value = arguments.end_of(text, |_| {});
-            tc.arguments_error = arguments.error().map(|e| format!("{e}"));
-            tc.arguments = Some(value);
-        }
+            (Some(value), arguments.error().map(|e| format!("{e}")))
+        } else {
+            (None, None)
+        };
         self.arguments.insert((choice, call), Box::new(arguments));
+        self.emit(StreamEvent::ArgumentsReplace {
+            choice,
+            call,
+            text: String::from(text),
+            arguments: value,
+            arguments_error: error,
+        });
     }
 
     /// The provider began another message in the same stream after saying
     /// the last one was complete (OpenAI Responses bodies that concatenate
     /// several responses): the message is incomplete again until the next
     /// end signal.
-    pub fn reopen(&mut self) {
-        self.message.complete = false;
+    pub(crate) fn reopen(&mut self) {
+        if self.message.complete {
+            self.emit(StreamEvent::Reopen);
+        }
     }
 
     /// The raw argument text of a tool call so far.
-    pub fn tool_call_text(&self, choice: u64, call: u64) -> Option<&str> {
+    pub(crate) fn tool_call_text(&self, choice: u64, call: u64) -> Option<&str> {
         let tc = self.message.tool_call(choice, call)?;
         Some(tc.arguments_text.as_str())
     }
@@ -662,22 +679,16 @@ impl MessageBuilder {
             return;
         }
         self.open.remove(&(choice, call));
-        let Some(tc) = self
-            .message
-            .choices
-            .get_mut(&choice)
-            .and_then(|c| c.tool_calls.get_mut(&call))
-        else {
+        let Some(tc) = self.message.tool_call(choice, call) else {
             return;
         };
+        // As in `tool_call_arguments`, the argument events are queued as
+        // they come: they change nothing in the message.
         let events = &mut self.events;
         let arguments = stream.end_of(&tc.arguments_text, |event| {
             events.push_back(argument_event(choice, call, event));
         });
         let error = stream.error().map(|e| format!("{e}"));
-        tc.arguments = Some(arguments.clone());
-        tc.ended = true;
-        tc.arguments_error = error.clone();
         let (id, name) = (tc.id.clone(), tc.name.clone());
         self.emit(StreamEvent::ToolCallEnd {
             choice,
@@ -691,16 +702,16 @@ impl MessageBuilder {
 
     /// Ends every tool call still open (at a finish, or the end of the
     /// stream), in key order.
-    pub fn end_tool_calls(&mut self) {
-        let open: alloc::vec::Vec<(u64, u64)> = self.open.iter().copied().collect();
+    pub(crate) fn end_tool_calls(&mut self) {
+        let open: Vec<(u64, u64)> = self.open.iter().copied().collect();
         for (choice, call) in open {
             self.tool_call_end(choice, call);
         }
     }
 
     /// Ends the open tool calls of one choice.
-    pub fn end_tool_calls_of(&mut self, choice: u64) {
-        let open: alloc::vec::Vec<u64> = self
+    fn end_tool_calls_of(&mut self, choice: u64) {
+        let open: Vec<u64> = self
             .open
             .range((choice, 0)..=(choice, u64::MAX))
             .map(|&(_, call)| call)
@@ -710,21 +721,30 @@ impl MessageBuilder {
         }
     }
 
+    /// Sets the signature that came with a tool call (Gemini's
+    /// `thoughtSignature` on a `functionCall` part), which the caller must
+    /// send back with the call.
+    pub(crate) fn tool_call_signature(&mut self, choice: u64, call: u64, signature: &str) {
+        if self.has_tool_call(choice, call) {
+            self.emit(StreamEvent::ToolCallSignature {
+                choice,
+                call,
+                signature: String::from(signature),
+            });
+        }
+    }
+
     /// Replaces the token counts (they are cumulative on every wire).
     pub fn usage(&mut self, usage: Usage) {
-        let usage = usage.with_total();
-        self.message.usage = Some(usage.clone());
-        self.emit(StreamEvent::Usage(usage));
+        self.emit(StreamEvent::Usage(usage.with_total()));
     }
 
     /// A choice finished: its open tool calls end, then the finish event.
     pub fn finish(&mut self, choice: u64, reason: &str, normalized: FinishReason) {
         self.end_tool_calls_of(choice);
-        let Some(c) = self.choice(choice) else {
+        if !self.choice_ok(choice) {
             return;
-        };
-        c.finish_reason = Some(String::from(reason));
-        c.finish = Some(normalized);
+        }
         self.emit(StreamEvent::Finish {
             choice,
             reason: String::from(reason),
@@ -732,16 +752,20 @@ impl MessageBuilder {
         });
     }
 
+    /// Keeps the provider's explanation of a finish (Anthropic's
+    /// `stop_details` and stop sequence, Gemini's `finishMessage`) on the
+    /// choice, replacing what was kept.
+    pub fn finish_details(&mut self, choice: u64, details: Value) {
+        if self.choice_ok(choice) {
+            self.emit(StreamEvent::FinishDetails { choice, details });
+        }
+    }
+
     /// Records an error found in the stream: a protocol violation, a limit
     /// (every one is reported as an event; the message keeps the first,
     /// unless the provider reports one).
     pub fn error(&mut self, error: ErrorInfo) {
-        self.emit(StreamEvent::Error {
-            message: error.message.clone(),
-        });
-        if self.message.error.is_none() {
-            self.message.error = Some(error);
-        }
+        self.emit(error_event(error, false));
     }
 
     /// Records an error the provider reported (an error payload or event).
@@ -749,34 +773,30 @@ impl MessageBuilder {
     /// it is what the caller has to act on (overloaded, rate-limited…),
     /// where a warning found earlier is a detail.
     pub fn provider_error(&mut self, error: ErrorInfo) {
-        self.emit(StreamEvent::Error {
-            message: error.message.clone(),
-        });
-        if !self.provider_error {
-            self.provider_error = true;
-            self.message.error = Some(error);
-        }
+        self.emit(error_event(error, true));
     }
 
     /// The provider said the message is complete.
     pub fn complete(&mut self) {
-        self.message.complete = true;
+        if !self.message.complete {
+            self.emit(StreamEvent::Complete);
+        }
     }
 
-    /// The stream ended: open tool calls end with what they have.
+    /// The stream ended: open tool calls end with what they have. A
+    /// message that nothing changed yet is announced now, so that the
+    /// events of every stream begin with [`StreamEvent::MessageStart`] and
+    /// say the provider.
     pub fn end_stream(&mut self) {
         self.end_tool_calls();
-    }
-
-    /// The limits this builder enforces (accumulators bound their own
-    /// per-block bookkeeping by the same numbers).
-    pub fn limits(&self) -> &ProviderLimits {
-        &self.limits
+        if !self.announced {
+            self.announce();
+        }
     }
 
     /// Whether the choice exists (it is created on first use, unless the
     /// choice limit refused it).
-    pub fn has_choice(&self, choice: u64) -> bool {
+    pub(crate) fn has_choice(&self, choice: u64) -> bool {
         self.message.choices.contains_key(&choice)
     }
 
@@ -793,21 +813,19 @@ impl MessageBuilder {
     /// [`MessageBuilder::break_part`]: for a signature that arrives in a
     /// block with no reasoning text, so that it does not overwrite the
     /// signature of an earlier block's part.
-    pub fn begin_reasoning(&mut self, choice: u64) {
+    pub(crate) fn begin_reasoning(&mut self, choice: u64) {
         self.begin(choice, Flow::Reasoning);
     }
 
     /// Starts a new, empty part of `flow`, consuming a pending part break
-    /// (a refusal part makes [`Choice::refusal`] `Some`, as its text would).
+    /// (a refusal part makes [`Choice::refusal`](super::Choice::refusal)
+    /// `Some`, as its text would).
     fn begin(&mut self, choice: u64, flow: Flow) {
-        if self.choice(choice).is_none() || self.part_limit_reached(choice) {
+        if !self.choice_ok(choice) || self.part_limit_reached(choice) {
             return;
         }
         self.part_break.remove(&choice);
-        if let Some(c) = self.message.choices.get_mut(&choice) {
-            flow.running(c);
-            c.content.push(flow.part(""));
-        }
+        self.emit(StreamEvent::PartStart { choice, kind: flow });
     }
 
     /// Attaches a citation to the latest text part of `choice` (starting an
@@ -819,106 +837,46 @@ impl MessageBuilder {
         }
     }
 
-    /// Sets the signature that came with a tool call (Gemini's
-    /// `thoughtSignature` on a `functionCall` part), which the caller must
-    /// send back with the call.
-    pub fn tool_call_signature(&mut self, choice: u64, call: u64, signature: &str) {
-        if let Some(tc) = self.tool_call_mut(choice, call) {
-            tc.signature = Some(String::from(signature));
-        }
-    }
-
-    /// Keeps the provider's explanation of a finish (Anthropic's
-    /// `stop_details` and stop sequence, Gemini's `finishMessage`) on the
-    /// choice, replacing what was kept.
-    pub fn finish_details(&mut self, choice: u64, details: Value) {
-        if let Some(c) = self.choice(choice) {
-            c.finish_details = Some(details);
-        }
-    }
-
-    /// The position in [`Choice::content`] of the latest part of `choice`
-    /// (`None` before its first part): where a part just added landed, so
-    /// that it can be found again with [`MessageBuilder::raw_part_at_mut`]
-    /// or [`MessageBuilder::citations_at_mut`] after later parts follow.
+    /// The position in [`Choice::content`](super::Choice::content) of the
+    /// latest part of `choice` (`None` before its first part): where a
+    /// part just added landed, so that it can be found again after later
+    /// parts follow.
     pub fn last_part_position(&self, choice: u64) -> Option<usize> {
         let c = self.message.choices.get(&choice)?;
         c.content.len().checked_sub(1)
     }
 
-    /// The kept block at `position` in `choice`'s content, to update in
-    /// place as the wire fills it in (Anthropic's `compaction` block,
-    /// whose `compaction_delta`s carry its summary; OpenAI Chat's audio);
-    /// `None` if that part
-    /// is not a raw one. In place, so that a block growing over many
-    /// deltas costs each delta's size, not the block's.
-    pub fn raw_part_at_mut(&mut self, choice: u64, position: usize) -> Option<&mut Value> {
-        match self
-            .message
-            .choices
-            .get_mut(&choice)?
-            .content
-            .get_mut(position)?
-        {
-            Part::Raw(value) => Some(value),
-            _ => None,
-        }
-    }
-
-    /// The citations of the text part at `position` in `choice`'s content,
-    /// to update one the provider sends again, fuller (Gemini repeats its
-    /// `groundingMetadata` on later chunks); `None` if the part has none.
-    pub fn citations_at_mut(
+    /// Replaces the citation at `index` of the text part at `position`
+    /// with a fuller copy the provider sent again (Gemini repeats its
+    /// `groundingMetadata` on later chunks).
+    pub(crate) fn citation_replace(
         &mut self,
         choice: u64,
         position: usize,
-    ) -> Option<&mut alloc::vec::Vec<Value>> {
-        self.message
+        index: usize,
+        citation: Value,
+    ) {
+        let exists = self
+            .message
             .choices
-            .get_mut(&choice)?
-            .citations
-            .get_mut(&position)
+            .get(&choice)
+            .and_then(|c| c.citations.get(&position))
+            .is_some_and(|list| index < list.len());
+        if exists {
+            self.emit(StreamEvent::CitationReplace {
+                choice,
+                part: position,
+                index,
+                citation,
+            });
+        }
     }
 
-    // ---- OpenAI Responses: a text part found again by its position ----
-
-    /// Replaces the text of the text part at `position` in `choice`'s
-    /// content with `text`, keeping [`Choice::text`] the concatenation of
-    /// the text parts: for wires that repeat a finished text whole (OpenAI
-    /// Responses' `output_text.done`, `output_item.done`,
+    /// The part at `position` of `flow` gets `text` as its final copy,
+    /// its running total with it: for wires that repeat a finished text
+    /// whole (OpenAI Responses' `output_text.done`, `output_item.done`,
     /// `response.completed`) when it disagrees with the streamed deltas.
-    /// No event is emitted: the deltas already reported cannot be taken
-    /// back, the message is authoritative. Returns whether that part is
-    /// text (nothing changes otherwise).
-    pub fn replace_text_at(&mut self, choice: u64, position: usize, text: &str) -> bool {
-        self.replace_at(choice, position, Flow::Text, text)
-    }
-
-    /// Replaces the text of the reasoning part at `position` in
-    /// `choice`'s content, keeping [`Choice::reasoning`] the concatenation
-    /// of the reasoning parts; its signature stays. As
-    /// [`MessageBuilder::replace_text_at`], for reasoning the wire repeats
-    /// whole when it is finished (OpenAI Responses'
-    /// `reasoning_summary_text.done`, `reasoning_text.done`, the reasoning
-    /// item's `summary` and `content`), which is what the server stored and
-    /// what a stateless client sends back. Returns whether that part is
-    /// reasoning.
-    pub fn replace_reasoning_at(&mut self, choice: u64, position: usize, text: &str) -> bool {
-        self.replace_at(choice, position, Flow::Reasoning, text)
-    }
-
-    /// Replaces the text of the refusal part at `position` in `choice`'s
-    /// content, keeping [`Choice::refusal`] the concatenation of the
-    /// refusal parts. As [`MessageBuilder::replace_text_at`], for a refusal
-    /// the wire repeats whole (OpenAI Responses' `refusal.done`, a
-    /// `refusal` content part of a finished item). Returns whether that
-    /// part is a refusal.
-    pub fn replace_refusal_at(&mut self, choice: u64, position: usize, text: &str) -> bool {
-        self.replace_at(choice, position, Flow::Refusal, text)
-    }
-
-    /// The part at `position` of `flow` gets `text`, its running total
-    /// with it (in place: the bytes after it move once).
+    /// Returns whether that part is of `flow` (nothing changes otherwise).
     pub(crate) fn replace_at(
         &mut self,
         choice: u64,
@@ -926,159 +884,97 @@ impl MessageBuilder {
         flow: Flow,
         text: &str,
     ) -> bool {
-        let Some(c) = self.message.choices.get_mut(&choice) else {
+        let part = self
+            .message
+            .choices
+            .get(&choice)
+            .and_then(|c| c.content.get(position));
+        if !part.is_some_and(|p| flow.owns(p)) {
             return false;
-        };
-        // Where the part's text lies in the running text: after the parts
-        // of its flow before it.
-        let start = flow.len(c.content.get(..position).unwrap_or_default());
-        let Some(old) = c.content.get(position).and_then(|p| flow.text_of(p)) else {
-            return false;
-        };
-        let end = start.saturating_add(old.len());
-        let in_place = flow.running_ref(c).get(start..end) == Some(old);
-        if let Some(t) = c
-            .content
-            .get_mut(position)
-            .and_then(|p| flow.text_of_mut(p))
-        {
-            *t = String::from(text);
         }
-        if in_place {
-            flow.running(c).replace_range(start..end, text);
-        } else {
-            // The running text is not the parts' concatenation (text added
-            // by other means): made so again.
-            rebuild(c, flow);
-        }
+        self.emit(StreamEvent::PartReplace {
+            choice,
+            part: position,
+            kind: flow,
+            text: String::from(text),
+        });
         true
     }
 
     /// Reorders the content parts of `choice` from `start` on: the part
-    /// now at `start + order[i]` goes to `start + i`. Everything kept by
-    /// part position moves with its part ([`Choice::citations`],
-    /// [`Choice::phases`]), and the running [`Choice::text`],
-    /// [`Choice::reasoning`] and [`Choice::refusal`] follow the new order.
-    /// Returns whether it was done: nothing changes unless `order` names
-    /// each position from `start` to the end once.
+    /// now at `start + order[i]` goes to `start + i`, with everything kept
+    /// by part position (see [`StreamEvent::PartsReorder`]). Returns where
+    /// each part went (the new position of the part that was at
+    /// `start + i`, at `i`); `None`, with nothing changed, unless `order`
+    /// names each position from `start` to the end once.
     ///
     /// For parts that belong before some already there, though they came
     /// after them (OpenAI Responses items that only the terminal
     /// `response.output` carries, each placed by its `output_index`): the
     /// accumulator appends them as usual, then puts them in place in one
     /// pass — inserting them one by one would move the parts and text
-    /// after each insertion point once per part. The caller moves the
-    /// positions it keeps itself the same way; it costs the parts and the
-    /// running text from `start` on, and a pass over the choice's
-    /// citations and phases.
-    ///
-    /// ```
-    /// use llmstream::json::Value;
-    /// use llmstream::providers::{MessageBuilder, Part, Provider};
-    ///
-    /// let mut b = MessageBuilder::new(Provider::OpenAiResponses);
-    /// b.text(0, "Answer.");
-    /// b.citation(0, Value::from("source"));
-    /// b.break_part(0);
-    /// b.text(0, "Intro. ");
-    /// // The intro belongs first: the part at 1, then the one at 0.
-    /// assert!(!b.reorder_parts(0, 0, &[1, 1]));
-    /// assert!(b.reorder_parts(0, 0, &[1, 0]));
-    /// let c = b.message().choice().unwrap();
-    /// assert_eq!(
-    ///     c.content,
-    ///     [Part::Text("Intro. ".into()), Part::Text("Answer.".into())]
-    /// );
-    /// assert_eq!(c.text, "Intro. Answer.");
-    /// assert_eq!(c.citations.get(&1), Some(&vec![Value::from("source")]));
-    /// assert_eq!(c.citations.get(&0), None);
-    /// ```
-    pub fn reorder_parts(&mut self, choice: u64, start: usize, order: &[usize]) -> bool {
-        self.reorder(choice, start, order).is_some()
-    }
-
-    /// [`MessageBuilder::reorder_parts`], returning where each part went:
-    /// the new position of the part that was at `start + i`, at `i`.
+    /// after each insertion point once per part.
     pub(crate) fn reorder(
         &mut self,
         choice: u64,
         start: usize,
         order: &[usize],
-    ) -> Option<alloc::vec::Vec<usize>> {
-        let c = self.message.choices.get_mut(&choice)?;
+    ) -> Option<Vec<usize>> {
+        let c = self.message.choices.get(&choice)?;
         let count = c.content.len().checked_sub(start)?;
-        if order.len() != count {
-            return None;
-        }
-        // The new position of each part, by its old one.
-        let mut moved_to = alloc::vec![usize::MAX; count];
-        for (new, &old) in order.iter().enumerate() {
-            match moved_to.get_mut(old) {
-                Some(slot) if *slot == usize::MAX => *slot = start + new,
-                _ => return None,
-            }
-        }
-        // Where each flow's running text holds the parts from `start` on:
-        // its end, if it is their concatenation.
-        let tails = Flow::ALL.map(|flow| running_tail(c, flow, start));
-        let mut old: alloc::vec::Vec<Option<Part>> = c.content.drain(start..).map(Some).collect();
-        for &at in order {
-            if let Some(part) = old.get_mut(at).and_then(Option::take) {
-                c.content.push(part);
-            }
-        }
-        let moved = |position: usize| match position.checked_sub(start) {
-            Some(at) => moved_to.get(at).copied().unwrap_or(position),
-            None => position,
-        };
-        remap(&mut c.citations, moved);
-        remap(&mut c.logprobs, moved);
-        remap(&mut c.phases, moved);
-        for (flow, tail) in Flow::ALL.into_iter().zip(tails) {
-            let Some(cut) = tail else {
-                rebuild(c, flow);
-                continue;
-            };
-            let parts = c.content.get(start..).unwrap_or_default();
-            let moved_text: String = parts.iter().filter_map(|p| flow.text_of(p)).collect();
-            // None of this flow's text moved: its running text stays (and
-            // a refusal that never came stays `None`).
-            if !moved_text.is_empty() {
-                let running = flow.running(c);
-                running.truncate(cut);
-                running.push_str(&moved_text);
-            }
-        }
+        let moved_to = reorder_positions(start, count, order)?;
+        self.emit(StreamEvent::PartsReorder {
+            choice,
+            start,
+            order: order.to_vec(),
+        });
         Some(moved_to)
     }
 
     /// Attaches a citation to the text part at `position` in `choice`'s
     /// content, which need not be the latest part (OpenAI Responses
     /// annotations name the item and part they belong to). Returns its
-    /// index among that part's citations (to replace it later with
-    /// [`MessageBuilder::citations_at_mut`]); `None`, with nothing
-    /// attached, if that part is not text.
+    /// index among that part's citations; `None`, with nothing attached,
+    /// if that part is not text.
     pub fn citation_at(&mut self, choice: u64, position: usize, citation: Value) -> Option<usize> {
-        let c = self.message.choices.get_mut(&choice)?;
+        let c = self.message.choices.get(&choice)?;
         if !matches!(c.content.get(position), Some(Part::Text(_))) {
             return None;
         }
-        let list = c.citations.get_or_default(position)?;
-        list.push(citation);
-        Some(list.len() - 1)
+        let index = c.citations.get(&position).map_or(0, Vec::len);
+        self.emit(StreamEvent::Citation {
+            choice,
+            part: position,
+            citation,
+        });
+        Some(index)
     }
 
     /// Sets the phase of the text part at `position` in `choice`'s content
     /// (OpenAI Responses `phase`), if it is text and has none yet.
-    pub fn text_phase_at(&mut self, choice: u64, position: usize, phase: &str) {
-        let Some(c) = self.message.choices.get_mut(&choice) else {
+    pub(crate) fn text_phase_at(&mut self, choice: u64, position: usize, phase: &str) {
+        let Some(c) = self.message.choices.get(&choice) else {
             return;
         };
         if matches!(c.content.get(position), Some(Part::Text(_)))
             && !c.phases.contains_key(&position)
         {
-            c.phases.insert(position, String::from(phase));
+            self.emit(StreamEvent::Phase {
+                choice,
+                part: position,
+                phase: String::from(phase),
+            });
         }
+    }
+}
+
+/// The error event of `error`.
+fn error_event(error: ErrorInfo, from_provider: bool) -> StreamEvent {
+    StreamEvent::Error {
+        message: error.message,
+        kind: error.kind,
+        raw: error.raw,
+        from_provider,
     }
 }
 
@@ -1099,39 +995,4 @@ fn argument_event(choice: u64, call: u64, event: ArgumentEvent) -> StreamEvent {
             value,
         },
     }
-}
-
-/// Moves what `map` keeps by part position where `moved` says.
-fn remap<V>(map: &mut SortedMap<usize, V>, moved: impl Fn(usize) -> usize) {
-    *map = core::mem::take(map)
-        .into_iter()
-        .map(|(p, v)| (moved(p), v))
-        .collect();
-}
-
-/// Makes `flow`'s running text of `c` the concatenation of its parts
-/// again (a refusal stays `None` if there is none).
-fn rebuild(c: &mut Choice, flow: Flow) {
-    let mut all = String::new();
-    for t in c.content.iter().filter_map(|p| flow.text_of(p)) {
-        all.push_str(t);
-    }
-    match flow {
-        Flow::Refusal if c.refusal.is_none() && all.is_empty() => {}
-        _ => *flow.running(c) = all,
-    }
-}
-
-/// Where `flow`'s running text of `c` holds the text of the parts from
-/// `start` on, if it ends with their concatenation (`None` otherwise, or
-/// if there is no running text and they have some).
-fn running_tail(c: &Choice, flow: Flow, start: usize) -> Option<usize> {
-    let parts = c.content.get(start..).unwrap_or_default();
-    let running = flow.running_ref(c);
-    let cut = running.len().checked_sub(flow.len(parts))?;
-    let mut rest = running.get(cut..)?;
-    for t in parts.iter().filter_map(|p| flow.text_of(p)) {
-        rest = rest.strip_prefix(t)?;
-    }
-    Some(cut)
 }

@@ -289,7 +289,7 @@ impl Accumulator {
             });
         let no_candidates = payload
             .get("candidates")
-            .map_or(true, |c| c.elements().next().is_none());
+            .is_none_or(|c| c.elements().next().is_none());
         if let Some(reason) = blocked.filter(|_| no_candidates) {
             self.builder.role(0, "assistant");
             let finished = self.candidates.get(&0).is_some_and(|c| c.finished);
@@ -375,8 +375,8 @@ impl Accumulator {
         wrapped.push("groundingMetadata", metadata.to_value());
         let kept = Value::Object(wrapped);
         let at = self.candidates.get(&choice).and_then(|c| c.grounding);
-        if let Some(slot) = at.and_then(|at| kept_slot(&mut self.builder, choice, at)) {
-            *slot = kept;
+        if let Some(at) = at.filter(|&at| kept_slot(&self.builder, choice, at).is_some()) {
+            replace_kept(&mut self.builder, choice, at, kept);
             return;
         }
         let at = self.keep(choice, kept);
@@ -462,12 +462,17 @@ impl Accumulator {
         let Some(state) = self.candidates.get_mut(&choice) else {
             return;
         };
-        let slot = match state.url_context {
-            UrlContext::Kept(at) => kept_slot(&mut self.builder, choice, at),
+        let kept = match state.url_context {
+            UrlContext::Kept(at) => kept_slot(&self.builder, choice, at).map(|slot| (at, slot)),
             _ => None,
         };
-        if let Some(kept) = slot.and_then(|s| s.get_mut("urlContextMetadata")) {
-            merge_url_context(kept, metadata, &mut state.url_members);
+        // Merged into a copy, which replaces the one kept.
+        if let Some((at, slot)) = kept.filter(|(_, s)| s.get("urlContextMetadata").is_some()) {
+            let mut merged = slot.clone();
+            if let Some(kept) = merged.get_mut("urlContextMetadata") {
+                merge_url_context(kept, metadata, &mut state.url_members);
+            }
+            replace_kept(&mut self.builder, choice, at, merged);
             return;
         }
         match &mut state.url_context {
@@ -556,7 +561,7 @@ impl Accumulator {
         let name = get_str(call, "name").filter(|n| !n.is_empty());
         let will_continue = call.get("willContinue").and_then(View::as_bool) == Some(true);
         let partial = call.get("partialArgs");
-        let no_partial = partial.map_or(true, |p| p.elements().next().is_none());
+        let no_partial = partial.is_none_or(|p| p.elements().next().is_none());
         let args = call.get("args");
         let open_key = self
             .candidates
@@ -950,13 +955,25 @@ impl ArgsWriter {
     }
 }
 
-/// The citation or raw part of `choice` kept at `at`, to update it.
-fn kept_slot(builder: &mut MessageBuilder, choice: u64, at: Kept) -> Option<&mut Value> {
+/// The citation or raw part of `choice` kept at `at`.
+fn kept_slot(builder: &MessageBuilder, choice: u64, at: Kept) -> Option<&Value> {
     match at {
-        Kept::Citation(position, index) => {
-            builder.citations_at_mut(choice, position)?.get_mut(index)
-        }
-        Kept::Raw(position) => builder.raw_part_at_mut(choice, position),
+        Kept::Citation(position, index) => builder
+            .message()
+            .choices
+            .get(&choice)?
+            .citations
+            .get(&position)?
+            .get(index),
+        Kept::Raw(position) => builder.raw_part_at(choice, position),
+    }
+}
+
+/// Replaces the citation or raw part of `choice` kept at `at`.
+fn replace_kept(builder: &mut MessageBuilder, choice: u64, at: Kept, value: Value) {
+    match at {
+        Kept::Citation(position, index) => builder.citation_replace(choice, position, index, value),
+        Kept::Raw(position) => builder.raw_part_replace(choice, position, value),
     }
 }
 

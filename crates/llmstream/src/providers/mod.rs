@@ -2,8 +2,9 @@
 //!
 //! Each wire format has a module whose accumulator takes the parsed
 //! payloads of its stream and drives a [`MessageBuilder`] — the typed push
-//! API they share — which keeps the [`Message`] so far and queues
-//! [`StreamEvent`]s. [`Pipeline`] does the whole job from raw HTTP body
+//! API they share — which turns them into [`StreamEvent`]s, queued and
+//! folded into the [`Message`] so far by [`Message::apply`]: the events
+//! alone rebuild the message. [`Pipeline`] does the whole job from raw HTTP body
 //! bytes: SSE decoding, JSON parsing of each payload, provider detection.
 //!
 //! Wire indices (choice, tool call, content block, output item) are keys
@@ -15,6 +16,8 @@ mod builder;
 mod event;
 mod message;
 mod pipeline;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod sorted_map;
 
 pub mod anthropic;
@@ -26,7 +29,7 @@ use core::fmt;
 
 pub use arguments::{ArgumentEvent, ArgumentStream};
 pub use builder::{MessageBuilder, ProviderLimits};
-pub use event::{FinishReason, StreamEvent, Usage};
+pub use event::{FinishReason, FromValueError, PartKind, StreamEvent, Usage};
 pub use message::{Choice, ErrorInfo, Message, Part, ToolCall};
 pub use pipeline::{Pipeline, PipelineError};
 pub use sorted_map::SortedMap;

@@ -223,13 +223,13 @@ impl Accumulator {
         self.call_fragment(choice, key, header, arguments);
     }
 
-    /// The audio block being streamed: the latest part of `choice`, if it
-    /// is one.
-    fn audio_block(&mut self, choice: u64) -> Option<&mut Map> {
+    /// The audio block being streamed: the position and value of the
+    /// latest part of `choice`, if it is one.
+    fn audio_block(&self, choice: u64) -> Option<(usize, &Map)> {
         let last = self.builder.last_part_position(choice)?;
-        match self.builder.raw_part_at_mut(choice, last)? {
+        match self.builder.raw_part_at(choice, last)? {
             Value::Object(block) if block.get("type").and_then(Value::as_str) == Some("audio") => {
-                Some(block)
+                Some((last, block))
             }
             _ => None,
         }
@@ -238,15 +238,16 @@ impl Accumulator {
     /// Audio replies stream their transcript and their audio data (both
     /// base64 and text in pieces) in `delta.audio`: kept as one block,
     /// `{"type":"audio","id":…,"transcript":…,"data":…,"expires_at":…}`,
-    /// its strings concatenated as the SDK does.
+    /// its strings concatenated as the SDK does (each piece appended, so
+    /// that a long reply costs its size, not its size squared).
     fn audio<'v>(&mut self, choice: u64, audio: impl View<'v>) {
         // Another id is another reply's audio: a block of its own.
         let id = get_str(audio, "id").filter(|id| !id.is_empty());
         let same = |block: &Map| {
             let held = block.get("id").and_then(Value::as_str);
-            id.zip(held).map_or(true, |(id, held)| id == held)
+            id.zip(held).is_none_or(|(id, held)| id == held)
         };
-        if !self.audio_block(choice).is_some_and(|b| same(b)) {
+        if !self.audio_block(choice).is_some_and(|(_, b)| same(b)) {
             let mut block = Map::new();
             block.push("type", Value::from("audio"));
             // (Not there if a limit refused it.)
@@ -258,21 +259,22 @@ impl Accumulator {
                 return;
             }
         }
-        let Some(block) = self.audio_block(choice) else {
+        let Some((position, _)) = self.audio_block(choice) else {
             return;
         };
         for (key, value) in audio.members() {
             if value.is_null() {
                 continue;
             }
-            match (key, value.as_str(), block.get_mut(key)) {
-                ("transcript" | "data", Some(more), Some(Value::String(held))) => {
-                    held.push_str(more)
+            match (key, value.as_str()) {
+                ("transcript" | "data", Some(more)) => {
+                    self.builder.raw_part_append(choice, position, key, more)
                 }
                 // The text pieces are strings; anything else is not one.
-                ("transcript" | "data", None, _) => {}
-                (_, _, Some(held)) => *held = value.to_value(),
-                (_, _, None) => block.push(key, value.to_value()),
+                ("transcript" | "data", None) => {}
+                _ => self
+                    .builder
+                    .raw_part_member(choice, position, key, value.to_value()),
             }
         }
     }
@@ -464,6 +466,7 @@ impl Accumulator {
             message,
             kind,
             raw: Some(payload.to_value()),
+            from_provider: true,
         });
     }
 }

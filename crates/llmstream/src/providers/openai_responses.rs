@@ -373,7 +373,7 @@ impl Accumulator {
             self.keys_with_parts.insert(self.current);
         }
         let key = (self.current, self.within.0, self.within.1);
-        self.part_keys.extend(core::iter::repeat(key).take(missing));
+        self.part_keys.extend(core::iter::repeat_n(key, missing));
     }
 
     /// The parts made from now on are `segment`'s: its place in its item
@@ -550,6 +550,7 @@ impl Accumulator {
                 ),
                 kind: Some(String::from("text_mismatch")),
                 raw: None,
+                from_provider: false,
             });
         }
         self.builder.replace_at(CHOICE, position, kind.flow(), text);
@@ -829,6 +830,7 @@ impl Accumulator {
             ),
             kind: Some(String::from("arguments_mismatch")),
             raw: None,
+            from_provider: false,
         });
         let json = self.calls.get(&key).copied().unwrap_or(json);
         let stream = if json {
@@ -1173,6 +1175,7 @@ impl Accumulator {
             message,
             kind,
             raw: Some(payload.to_value()),
+            from_provider: true,
         });
     }
 }

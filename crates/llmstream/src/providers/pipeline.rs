@@ -297,9 +297,13 @@ impl Pipeline {
             let limits = self.limits.as_deref().copied().unwrap_or_default();
             let mut acc = provider.accumulator_with(limits);
             if let Some(error) = self.early_error.take() {
-                acc.builder_mut().error(error);
-                // The event was already reported; keep only the record.
-                let _ = acc.builder_mut().next_event();
+                // The event was already reported: applied, not queued again.
+                acc.builder_mut().record(&StreamEvent::Error {
+                    message: error.message,
+                    kind: error.kind,
+                    raw: error.raw,
+                    from_provider: false,
+                });
             }
             self.accumulator = Some(acc);
         }
@@ -351,6 +355,9 @@ impl Pipeline {
             None => {
                 self.early.push_back(StreamEvent::Error {
                     message: error.message.clone(),
+                    kind: error.kind.clone(),
+                    raw: error.raw.clone(),
+                    from_provider: false,
                 });
                 if self.early_error.is_none() {
                     self.early_error = Some(error);

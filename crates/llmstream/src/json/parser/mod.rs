@@ -1045,12 +1045,9 @@ mod tests {
                     let _ = feed_with(&mut reused, first, |_| {});
                     reused.reset();
                     // Nothing of the last document is left to hold memory.
-                    assert!(reused
-                        .extras
-                        .as_ref()
-                        .map_or(true, |e| e.building.is_empty()
-                            && e.completed.is_empty()
-                            && e.watched.is_empty()));
+                    assert!(reused.extras.as_ref().is_none_or(|e| e.building.is_empty()
+                        && e.completed.is_empty()
+                        && e.watched.is_empty()));
                     let mut fresh = Parser::with_options(opts);
                     let mut events = (Vec::new(), Vec::new());
                     let a = feed_with(&mut reused, second, |e| events.0.push(e.to_owned()));
