@@ -305,10 +305,10 @@ mod tests {
             let mut bytes = Vec::new();
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             let ascii_run = (seed >> 40) as usize % 150;
-            bytes.extend(core::iter::repeat(b'q').take(ascii_run));
+            bytes.extend(core::iter::repeat_n(b'q', ascii_run));
             for k in 0..(seed >> 20) as usize % 4 {
                 bytes.extend_from_slice(pieces[(seed as usize >> (8 * k)) % pieces.len()]);
-                bytes.extend(core::iter::repeat(b'z').take((seed >> (10 + k)) as usize % 40));
+                bytes.extend(core::iter::repeat_n(b'z', (seed >> (10 + k)) as usize % 40));
             }
             assert_eq!(
                 to_str(&bytes),
