@@ -24,7 +24,7 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
     args.input.each_piece(|piece| {
         stream.push_bytes(piece.bytes);
         while let Some(event) = stream.next_event() {
-            out.line(&event_value(&event).to_json())?;
+            out.value_line(&event_value(&event))?;
         }
         match piece.caught_up {
             true => out.flush(),
@@ -33,7 +33,7 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
     })?;
     stream.finish();
     while let Some(event) = stream.next_event() {
-        out.line(&event_value(&event).to_json())?;
+        out.value_line(&event_value(&event))?;
     }
     out.finish()
 }
