@@ -76,6 +76,12 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
             false => Ok(()),
         }
     })?;
+    // What the last snapshot line showed, to print the value at the end
+    // only where it differs (a number at the end of the document).
+    let shown = match args.emit {
+        Emit::Snapshots => Some(parser.snapshot().cloned()),
+        _ => None,
+    };
     let mut feed = parser.finish();
     let mut ended = Ok(());
     while let Some(event) = feed.next_event() {
@@ -97,17 +103,26 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
         }
         Err(e) => return Err(Failure::Input(format!("{e}; {}", position.at_end()))),
     };
-    if args.emit == Emit::Final {
-        // Cut short, a number at the end can no longer grow: it is kept as
-        // its longest valid prefix, as `repair` (`json --partial --lenient`
-        // in the contract) keeps it.
-        let value = match cut_short {
-            true => parser.partial_value(),
-            false => parser.into_value(),
-        };
-        if let Some(value) = value {
-            out.value_line(&value)?;
+    if args.emit == Emit::Events {
+        return out.finish();
+    }
+    // Cut short, a number at the end can no longer grow: it is kept as its
+    // longest valid prefix, as `repair` (`json --partial --lenient` in the
+    // contract) keeps it.
+    let bytes = parser.bytes_fed();
+    let value = match cut_short {
+        true => parser.partial_value(),
+        false => parser.into_value(),
+    };
+    match (value, shown) {
+        (Some(value), None) => out.value_line(&value)?,
+        (Some(value), Some(shown)) if shown.as_ref() != Some(&value) => {
+            let _ = write!(out.text(), r#"{{"bytes":{bytes},"snapshot":"#);
+            out.value(&value)?;
+            out.text().push(b'}');
+            out.end_line()?;
         }
+        _ => {}
     }
     out.finish()
 }
@@ -125,10 +140,16 @@ pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let value = parser
         .end_partial()
         .map_err(|e| Failure::Input(format!("{e}; {}", position.at_end())))?;
+    // No reading yields a value from nothing (or only white space).
+    let value = value.ok_or_else(|| {
+        Failure::Input(format!(
+            "no JSON value in the input at byte {}; {}",
+            parser.bytes_fed(),
+            position.at_end()
+        ))
+    })?;
     let mut out = Lines::new();
-    if let Some(value) = value {
-        out.value_line(&value)?;
-    }
+    out.value_line(&value)?;
     out.finish()
 }
 
