@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::key::Key;
+use super::scan::{run_end_bits, string_run_end};
 use super::value::{Map, Value};
 
 impl fmt::Display for Value {
@@ -150,44 +151,11 @@ fn escape(b: u8) -> Option<&'static str> {
     }
 }
 
-/// The bytes of an eight-byte word (little-endian) that need an escape,
-/// flagged by their high bit: those below 0x20, and those equal to `"` or
-/// `\` (zero after an XOR). The lowest byte flagged is exact; the
-/// borrows of the subtractions only flag bytes above a true one.
-fn flag_escapes(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let quote = w ^ (ONES * u64::from(b'"'));
-    let backslash = w ^ (ONES * u64::from(b'\\'));
-    (w.wrapping_sub(ONES * 0x20) & !w
-        | quote.wrapping_sub(ONES) & !quote
-        | backslash.wrapping_sub(ONES) & !backslash)
-        & HIGH
-}
-
-/// The eight bytes of `bytes` from `at`, if there are as many.
-fn word(bytes: &[u8], at: usize) -> Option<[u8; 8]> {
-    let mut eight = [0u8; 8];
-    eight.copy_from_slice(bytes.get(at..at + 8)?);
-    Some(eight)
-}
-
 /// The index of the first byte of `bytes` at or after `from` that needs an
-/// escape, or `bytes.len()`: eight bytes tested at once, then the tail.
+/// escape (those that end a plain run in the parser's string scan, sixteen
+/// bytes at a time), or `bytes.len()`.
 fn next_escape(bytes: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while let Some(eight) = word(bytes, i) {
-        let flagged = flag_escapes(u64::from_le_bytes(eight));
-        if flagged != 0 {
-            return i + (flagged.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    let rest = bytes.get(i..).unwrap_or(&[]);
-    i + rest
-        .iter()
-        .position(|&b| escape(b).is_some())
-        .unwrap_or(rest.len())
+    from + string_run_end(bytes.get(from..).unwrap_or(&[]))
 }
 
 /// Writes `s` as a JSON string literal, escaping as serde_json does:
@@ -216,9 +184,10 @@ pub(crate) fn write_string(out: &mut dyn Write, s: &str) -> fmt::Result {
 /// are UTF-8, as `s` is.
 ///
 /// For output built in a byte buffer (a line of JSON Lines, an I/O
-/// buffer): text with an escape every few bytes (JSON inside JSON) goes
-/// eight bytes at a time, each word copied whole and cut back at its first
-/// escape.
+/// buffer). Sixteen bytes are tested at once, by the parser's own string
+/// scan; a run without escapes is copied whole, and one shorter than
+/// sixteen bytes (an escape every few bytes: JSON inside JSON) as its
+/// whole block, cut back at the escape.
 ///
 /// ```
 /// let mut line = b"{\"text\":".to_vec();
@@ -230,25 +199,29 @@ pub fn write_json_string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
-    let mut i = 0;
-    while let Some(eight) = word(bytes, i) {
-        out.extend_from_slice(&eight);
-        let flagged = flag_escapes(u64::from_le_bytes(eight));
-        if flagged == 0 {
-            i += 8;
+    // The run not yet copied starts at `start`; the bytes from there to
+    // `base` need no escape.
+    let mut start = 0;
+    let mut base = 0;
+    while base < bytes.len() {
+        let bits = run_end_bits(bytes, base);
+        if bits == 0 {
+            base += 16;
             continue;
         }
-        let first = (flagged.trailing_zeros() / 8) as usize;
-        out.truncate(out.len() - (8 - first));
-        push_escape(out, bytes.get(i + first).copied().unwrap_or(b'"'));
-        i += first + 1;
-    }
-    for &b in bytes.get(i..).unwrap_or(&[]) {
-        match escape(b) {
-            Some(_) => push_escape(out, b),
-            None => out.push(b),
+        let at = base + bits.trailing_zeros() as usize;
+        match bytes.get(start..).and_then(<[u8]>::first_chunk::<16>) {
+            Some(block) if at - start < 16 => {
+                out.extend_from_slice(block);
+                out.truncate(out.len() - (16 - (at - start)));
+            }
+            _ => out.extend_from_slice(bytes.get(start..at).unwrap_or(&[])),
         }
+        push_escape(out, bytes.get(at).copied().unwrap_or(b'"'));
+        start = at + 1;
+        base = start;
     }
+    out.extend_from_slice(bytes.get(start..).unwrap_or(&[]));
     out.push(b'"');
 }
 
@@ -316,8 +289,8 @@ mod tests {
         }
     }
 
-    /// Every escape, at every position of an eight-byte word and in the
-    /// tail after the last whole word, as serde_json writes it.
+    /// Every escape, at every position of a sixteen-byte block and in the
+    /// tail after the last whole block, as serde_json writes it.
     #[test]
     fn strings_escape_as_serde_json() {
         let mut texts: Vec<String> = Vec::new();
@@ -325,7 +298,7 @@ mod tests {
             .map(char::from)
             .chain(['é', '東', '🙂', '\u{7f}'])
         {
-            for before in 0..17 {
+            for before in 0..40 {
                 let mut text: String = "ab".repeat(before).chars().take(before).collect();
                 text.push(c);
                 text.push_str("tail\"x");
