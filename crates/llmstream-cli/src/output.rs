@@ -19,8 +19,6 @@ const BLOCK: usize = 64 * 1024;
 pub struct Lines {
     out: StdoutLock<'static>,
     buf: Vec<u8>,
-    /// Where a piece of a long string is escaped.
-    scratch: Vec<u8>,
 }
 
 impl Lines {
@@ -28,7 +26,6 @@ impl Lines {
         Lines {
             out: std::io::stdout().lock(),
             buf: Vec::with_capacity(BLOCK + BLOCK / 4),
-            scratch: Vec::new(),
         }
     }
 
@@ -62,14 +59,18 @@ impl Lines {
             let (piece, tail) = rest.split_at(cut);
             rest = tail;
             // The literal of a piece less its quotes is the piece's part of
-            // the whole literal: every escape is of a single byte.
-            self.scratch.clear();
-            write_json_string(&mut self.scratch, piece);
-            let body = self.scratch.get(1..self.scratch.len() - 1).unwrap_or(&[]);
-            self.buf.extend_from_slice(body);
-            if self.buf.len() >= BLOCK {
-                self.write_out()?;
-            }
+            // the whole literal (every escape is of a single byte): it goes
+            // out around its opening quote, its closing one dropped.
+            let quote = self.buf.len();
+            write_json_string(&mut self.buf, piece);
+            self.buf.pop();
+            let (before, after) = self.buf.split_at(quote);
+            let written = self
+                .out
+                .write_all(before)
+                .and_then(|()| self.out.write_all(after.get(1..).unwrap_or(&[])));
+            self.buf.clear();
+            written.map_err(|e| write_failure(&e))?;
         }
         self.buf.push(b'"');
         Ok(())
