@@ -52,20 +52,30 @@ fn expected() -> Vec<Value> {
 }
 
 /// Runs `actions` with these flags on `input`; its output lines as JSON.
+/// An `error` event is bad input: every event is printed, then the command
+/// exits 1 with the first error's message on stderr; without one, 0.
 fn lines(flags: &[&str], input: &str) -> Vec<Value> {
-    let out = actions()
+    let output = actions()
         .args(flags)
         .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).expect("output is UTF-8");
+        .output()
+        .expect("the command runs");
+    let out = String::from_utf8(output.stdout).expect("output is UTF-8");
     assert!(out.ends_with('\n') || out.is_empty(), "{out:?}");
-    out.lines()
+    let lines: Vec<Value> = out
+        .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line:?}: {e}")))
-        .collect()
+        .collect();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    match lines.iter().find(|l| l["type"] == "error") {
+        Some(error) => {
+            assert_eq!(output.status.code(), Some(1), "{stderr}");
+            let message = error["message"].as_str().expect("a message");
+            assert_eq!(stderr, format!("error: {message}\n"));
+        }
+        None => assert!(output.status.success() && stderr.is_empty(), "{stderr}"),
+    }
+    lines
 }
 
 /// Merges consecutive `text` lines, and consecutive `argument_delta` lines
@@ -317,10 +327,11 @@ fn reads_a_file() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("model.txt");
     std::fs::write(&path, INPUT).unwrap();
+    // INPUT ends inside an action: an error, exit 1.
     let out = actions()
         .arg(&path)
         .assert()
-        .success()
+        .code(1)
         .get_output()
         .stdout
         .clone();
@@ -346,4 +357,58 @@ fn bad_usage_exits_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::is_empty().not());
+}
+
+#[test]
+fn an_error_event_is_bad_input_exit_1_after_every_event() {
+    actions()
+        .write_stdin("Here:\n{\"action\": \"edit\", \"a\": [1,\nno more")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            r#"{"type":"tool_call_start","call":0,"name":"edit"}"#,
+        ))
+        .stdout(predicate::str::contains(r#""type":"error""#))
+        .stderr(predicate::str::starts_with("error: "))
+        .stderr(predicate::str::contains("at byte "));
+}
+
+/// The text of one piece is one `text` event, however many invalid UTF-8
+/// bytes (each a U+FFFD) it holds.
+#[test]
+fn text_with_invalid_bytes_is_one_event_per_piece() {
+    // 4 KiB of random bytes but for those that could open JSON or a fence.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let input: Vec<u8> = std::iter::from_fn(|| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        Some((state >> 24) as u8)
+    })
+    .filter(|b| !b"{[`".contains(b))
+    .take(4096)
+    .collect();
+    let lossy = String::from_utf8_lossy(&input).into_owned();
+    assert!(lossy.matches('\u{FFFD}').count() > 1000);
+    for (size, pieces) in [("4096", 1), ("1024", 4)] {
+        let out = actions()
+            .args(["--chunk-size", size])
+            .write_stdin(input.clone())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let lines: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert!(lines.iter().all(|l| l["type"] == "text"), "{size}");
+        // A sequence cut by the end of a piece waits for the next one, so a
+        // piece can end with nothing of its own to print.
+        assert!(lines.len() <= pieces, "{size}: {} lines", lines.len());
+        let text: String = lines.iter().map(|l| l["text"].as_str().unwrap()).collect();
+        assert_eq!(text, lossy, "{size}");
+    }
 }

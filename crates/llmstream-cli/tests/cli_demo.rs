@@ -37,6 +37,14 @@ fn demo_replays_both_recordings_in_plain_mode() {
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
+    // The footer times the library alone, without the pauses and drawing
+    // of the replay.
+    let footer = text.lines().last().unwrap_or("");
+    assert!(
+        footer.contains(" s on screen · library ") && footer.contains(" µs unpaced ("),
+        "{footer:?}"
+    );
+    assert!(!footer.contains("parsing"), "{footer:?}");
 }
 
 #[test]

@@ -114,6 +114,68 @@ fn snapshots_report_bytes_and_the_growing_value() {
     assert_eq!(lines(&out), vec![serde_json::json!({"bytes": 3})]);
 }
 
+/// A document that ends in a number shows it only once the input has
+/// ended: one more line carries the value at the end, and only then.
+#[test]
+fn snapshots_end_with_a_final_number_once_the_input_ends() {
+    let snapshots = |flags: &[&str], input: &str| {
+        let out = llmstream()
+            .args(["json", "--emit", "snapshots"])
+            .args(flags)
+            .write_stdin(input.to_string())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        lines(&out)
+    };
+    use serde_json::json;
+    assert_eq!(
+        snapshots(&[], "7"),
+        [json!({"bytes": 1}), json!({"bytes": 1, "snapshot": 7})]
+    );
+    assert_eq!(
+        snapshots(&["--chunk-size", "1"], "-12"),
+        [
+            json!({"bytes": 1}),
+            json!({"bytes": 2}),
+            json!({"bytes": 3}),
+            json!({"bytes": 3, "snapshot": -12}),
+        ]
+    );
+    // Cut short: the value at the end, as `json --partial` prints it.
+    assert_eq!(
+        snapshots(&["--partial"], r#"{"a":12"#),
+        [
+            json!({"bytes": 7, "snapshot": {}}),
+            json!({"bytes": 7, "snapshot": {"a": 12}}),
+        ]
+    );
+    assert_eq!(
+        snapshots(&["--partial", "--chunk-size", "2"], "[1,2"),
+        [
+            json!({"bytes": 2, "snapshot": []}),
+            json!({"bytes": 4, "snapshot": [1]}),
+            json!({"bytes": 4, "snapshot": [1, 2]}),
+        ]
+    );
+    // The last piece showed the value already: one line per piece.
+    assert_eq!(
+        snapshots(&["--chunk-size", "3"], "[1,2]"),
+        [
+            json!({"bytes": 3, "snapshot": [1]}),
+            json!({"bytes": 5, "snapshot": [1, 2]}),
+        ]
+    );
+    assert_eq!(
+        snapshots(&["--partial"], r#"{"a":"x"#),
+        [json!({"bytes": 7, "snapshot": {"a": "x"}})]
+    );
+    // A number followed by white space is complete at the space.
+    assert_eq!(snapshots(&[], "7 "), [json!({"bytes": 2, "snapshot": 7})]);
+}
+
 #[test]
 fn invalid_input_exits_1_with_offset_and_path() {
     llmstream()
@@ -260,6 +322,21 @@ fn repair_gives_the_best_effort_value() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("at byte 5"));
+}
+
+/// No reading yields a value from nothing: exit 1, as `json` does.
+#[test]
+fn repair_of_no_value_exits_1() {
+    for (input, at) in [("", "at byte 0"), ("  \n", "at byte 3")] {
+        llmstream()
+            .arg("repair")
+            .write_stdin(input)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::starts_with("error: no JSON value"))
+            .stderr(predicate::str::contains(at));
+    }
 }
 
 #[test]

@@ -69,7 +69,7 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
                 first_error = Some(message.clone());
             }
             if args.events {
-                out.line(&event_value(&event, pipeline).to_json())?;
+                out.value_line(&event_value(&event, pipeline))?;
             }
         }
         Ok(())
@@ -99,7 +99,7 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
         )));
     };
     if !args.events {
-        out.line(&message.to_value().to_json())?;
+        out.value_line(&message.to_value())?;
     }
     out.finish()
 }

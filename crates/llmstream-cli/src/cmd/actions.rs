@@ -21,10 +21,19 @@ pub struct ActionsArgs {
 pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
     let mut stream = ActionStream::new();
     let mut out = Lines::new();
+    // The first error event: bad input, said on stderr (exit 1) once every
+    // event has been printed.
+    let mut first_error = None;
+    let mut print = |event: &ActionEvent, out: &mut Lines| {
+        if let ActionEvent::Error { message, .. } = event {
+            first_error.get_or_insert_with(|| message.clone());
+        }
+        out.value_line(&event_value(event))
+    };
     args.input.each_piece(|piece| {
         stream.push_bytes(piece.bytes);
         while let Some(event) = stream.next_event() {
-            out.line(&event_value(&event).to_json())?;
+            print(&event, &mut out)?;
         }
         match piece.caught_up {
             true => out.flush(),
@@ -33,9 +42,13 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
     })?;
     stream.finish();
     while let Some(event) = stream.next_event() {
-        out.line(&event_value(&event).to_json())?;
+        print(&event, &mut out)?;
     }
-    out.finish()
+    out.finish()?;
+    match first_error {
+        Some(message) => Err(Failure::Input(message)),
+        None => Ok(()),
+    }
 }
 
 /// An action event in the CLI contract's form.

@@ -121,7 +121,10 @@ impl SnapshotLines {
         for chunk in chunks {
             match &mut self.concat {
                 Some(text) => text.push_str(&chunk),
-                None => out.line(&serde_json::Value::String(chunk).to_string())?,
+                None => {
+                    out.string(&chunk)?;
+                    out.end_line()?;
+                }
             }
         }
         Ok(())

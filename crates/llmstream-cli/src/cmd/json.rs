@@ -1,7 +1,9 @@
 //! `llmstream json` and `llmstream repair`.
 
 use clap::{Args, ValueEnum};
-use llmstream::json::{Event, EventKind, Options, Parser};
+use std::io::Write as _;
+
+use llmstream::json::{write_json_string, Event, EventKind, Options, Parser};
 
 use crate::input::{InputArgs, Piece, Position};
 use crate::output::Lines;
@@ -61,24 +63,30 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
         while let Some(event) = feed.next_event() {
             let event = event.map_err(|e| failure(&e, &position, &piece))?;
             if args.emit == Emit::Events {
-                out.line(&event_line(&event))?;
+                write_event(&mut out, &event)?;
             }
         }
         drop(feed);
         position.pass(piece.bytes);
         if args.emit == Emit::Snapshots {
-            out.line(&snapshot_line(&parser))?;
+            write_snapshot(&mut out, &parser)?;
         }
         match piece.caught_up {
             true => out.flush(),
             false => Ok(()),
         }
     })?;
+    // What the last snapshot line showed, to print the value at the end
+    // only where it differs (a number at the end of the document).
+    let shown = match args.emit {
+        Emit::Snapshots => Some(parser.snapshot().cloned()),
+        _ => None,
+    };
     let mut feed = parser.finish_borrowed();
     let mut ended = Ok(());
     while let Some(event) = feed.next_event() {
         match event {
-            Ok(event) if args.emit == Emit::Events => out.line(&event_line(&event))?,
+            Ok(event) if args.emit == Emit::Events => write_event(&mut out, &event)?,
             Ok(_) => {}
             Err(e) => ended = Err(e),
         }
@@ -95,17 +103,26 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
         }
         Err(e) => return Err(Failure::Input(format!("{e}; {}", position.at_end()))),
     };
-    if args.emit == Emit::Final {
-        // Cut short, a number at the end can no longer grow: it is kept as
-        // its longest valid prefix, as `repair` (`json --partial --lenient`
-        // in the contract) keeps it.
-        let value = match cut_short {
-            true => parser.partial_value(),
-            false => parser.into_value(),
-        };
-        if let Some(value) = value {
-            out.line(&value.to_json())?;
+    if args.emit == Emit::Events {
+        return out.finish();
+    }
+    // Cut short, a number at the end can no longer grow: it is kept as its
+    // longest valid prefix, as `repair` (`json --partial --lenient` in the
+    // contract) keeps it.
+    let bytes = parser.bytes_fed();
+    let value = match cut_short {
+        true => parser.partial_value(),
+        false => parser.into_value(),
+    };
+    match (value, shown) {
+        (Some(value), None) => out.value_line(&value)?,
+        (Some(value), Some(shown)) if shown.as_ref() != Some(&value) => {
+            let _ = write!(out.text(), r#"{{"bytes":{bytes},"snapshot":"#);
+            out.value(&value)?;
+            out.text().push(b'}');
+            out.end_line()?;
         }
+        _ => {}
     }
     out.finish()
 }
@@ -123,10 +140,16 @@ pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let value = parser
         .finish_partial()
         .map_err(|e| Failure::Input(format!("{e}; {}", position.at_end())))?;
+    // No reading yields a value from nothing (or only white space).
+    let value = value.ok_or_else(|| {
+        Failure::Input(format!(
+            "no JSON value in the input at byte {}; {}",
+            parser.bytes_fed(),
+            position.at_end()
+        ))
+    })?;
     let mut out = Lines::new();
-    if let Some(value) = value {
-        out.line(&value.to_json())?;
-    }
+    out.value_line(&value)?;
     out.finish()
 }
 
@@ -137,49 +160,49 @@ fn failure(error: &llmstream::json::Error, position: &Position, piece: &Piece<'_
     Failure::Input(format!("{error}; {at}"))
 }
 
-fn snapshot_line(parser: &Parser) -> String {
-    match parser.snapshot() {
-        Some(value) => format!(r#"{{"bytes":{},"snapshot":{}}}"#, parser.bytes_fed(), value),
-        None => format!(r#"{{"bytes":{}}}"#, parser.bytes_fed()),
+/// `{"bytes":B,"snapshot":V}`, or `{"bytes":B}` while there is no value.
+fn write_snapshot(out: &mut Lines, parser: &Parser) -> Result<(), Failure> {
+    let _ = write!(out.text(), r#"{{"bytes":{}"#, parser.bytes_fed());
+    if let Some(value) = parser.snapshot() {
+        out.text().extend_from_slice(br#","snapshot":"#);
+        out.value(value)?;
     }
+    out.text().push(b'}');
+    out.end_line()
 }
 
 /// `{"type":T,"path":P,"pointer":Q,...}` per the CLI contract.
-pub fn event_line(event: &Event<'_>) -> String {
-    let mut line = format!(
-        r#"{{"type":"{}","path":{},"pointer":{}"#,
-        event.kind.name(),
-        quote(&event.path.to_string()),
-        quote(&event.path.pointer()),
-    );
+fn write_event(out: &mut Lines, event: &Event<'_>) -> Result<(), Failure> {
+    let line = out.text();
+    let _ = write!(line, r#"{{"type":"{}","path":"#, event.kind.name());
+    write_json_string(line, &event.path.to_string());
+    line.extend_from_slice(br#","pointer":"#);
+    write_json_string(line, &event.path.pointer());
     match event.kind {
         EventKind::StringDelta(text) => {
-            line.push_str(r#","text":"#);
-            line.push_str(&quote(text));
+            out.text().extend_from_slice(br#","text":"#);
+            out.string(text)?;
         }
         EventKind::String(text) => {
-            line.push_str(r#","value":"#);
-            line.push_str(&quote(text));
+            out.text().extend_from_slice(br#","value":"#);
+            out.string(text)?;
         }
         EventKind::Number(raw) => {
-            line.push_str(r#","value":"#);
-            line.push_str(raw);
+            let line = out.text();
+            line.extend_from_slice(br#","value":"#);
+            line.extend_from_slice(raw.as_bytes());
         }
-        EventKind::Bool(b) => line.push_str(if b {
-            r#","value":true"#
+        EventKind::Bool(b) => out.text().extend_from_slice(if b {
+            br#","value":true"#
         } else {
-            r#","value":false"#
+            br#","value":false"#
         }),
-        EventKind::Null => line.push_str(r#","value":null"#),
+        EventKind::Null => out.text().extend_from_slice(br#","value":null"#),
         EventKind::StartObject
         | EventKind::EndObject
         | EventKind::StartArray
         | EventKind::EndArray => {}
     }
-    line.push('}');
-    line
-}
-
-fn quote(text: &str) -> String {
-    serde_json::Value::from(text).to_string()
+    out.text().push(b'}');
+    out.end_line()
 }

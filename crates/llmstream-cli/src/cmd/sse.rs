@@ -6,6 +6,9 @@
 //! in stream order. `--comments` adds `{"comment":C}` lines.
 
 use clap::Args;
+use std::io::Write as _;
+
+use llmstream::json::write_json_string;
 use llmstream::sse::{Decoder, ItemRef};
 
 use crate::input::InputArgs;
@@ -29,12 +32,11 @@ pub fn run(args: &SseArgs) -> Result<(), Failure> {
     let mut out = Lines::new();
     let mut decoder = Decoder::new();
     args.input.each_piece(|piece| {
-        decoder.feed(piece.bytes);
-        while let Some(item) = decoder.next() {
+        // Read in place: only a line the piece cuts is copied.
+        let mut items = decoder.decode(piece.bytes);
+        while let Some(item) = items.next() {
             let item = item.map_err(|error| Failure::Input(error.to_string()))?;
-            if let Some(line) = render(&item, args.comments) {
-                out.line(&line)?;
-            }
+            write_item(&mut out, &item, args.comments)?;
         }
         match piece.caught_up {
             true => out.flush(),
@@ -47,23 +49,30 @@ pub fn run(args: &SseArgs) -> Result<(), Failure> {
     out.finish()
 }
 
-/// The JSON line for one item, keys in the contract's order.
-fn render(item: &ItemRef<'_>, comments: bool) -> Option<String> {
+/// Writes the JSON line of one item, keys in the contract's order; none
+/// for a comment without `--comments`.
+fn write_item(out: &mut Lines, item: &ItemRef<'_>, comments: bool) -> Result<(), Failure> {
     match item {
-        ItemRef::Event(event) => Some(format!(
-            "{{\"event\":{},\"data\":{},\"id\":{}}}",
-            json_string(event.event_type),
-            json_string(event.data),
-            json_string(event.last_event_id),
-        )),
-        ItemRef::Retry(ms) => Some(format!("{{\"retry\":{ms}}}")),
-        ItemRef::Comment(text) if comments => {
-            Some(format!("{{\"comment\":{}}}", json_string(text)))
+        ItemRef::Event(event) => {
+            let line = out.text();
+            line.extend_from_slice(b"{\"event\":");
+            write_json_string(line, event.event_type);
+            line.extend_from_slice(b",\"data\":");
+            out.string(event.data)?;
+            let line = out.text();
+            line.extend_from_slice(b",\"id\":");
+            write_json_string(line, event.last_event_id);
+            line.push(b'}');
         }
-        ItemRef::Comment(_) => None,
+        ItemRef::Retry(ms) => {
+            let _ = write!(out.text(), "{{\"retry\":{ms}}}");
+        }
+        ItemRef::Comment(text) if comments => {
+            out.text().extend_from_slice(b"{\"comment\":");
+            out.string(text)?;
+            out.text().push(b'}');
+        }
+        ItemRef::Comment(_) => return Ok(()),
     }
-}
-
-fn json_string(text: &str) -> String {
-    serde_json::Value::from(text).to_string()
+    out.end_line()
 }

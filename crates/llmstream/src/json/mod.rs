@@ -50,6 +50,7 @@ pub use repair::{repair, repair_bytes};
 pub use tape::{Elements, Members, Node, Tape};
 pub use value::{Map, Number, Value};
 pub(crate) use view::View;
+pub use write::write_json_string;
 
 /// Parses one complete JSON document (strict RFC 8259, default limits).
 ///

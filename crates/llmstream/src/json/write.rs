@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::key::Key;
+use super::scan::{run_end_bits, string_run_end};
 use super::value::{Map, Value};
 
 impl fmt::Display for Value {
@@ -133,12 +134,28 @@ fn write_container(out: &mut dyn Write, root: Frame<'_>, pretty: bool) -> fmt::R
     Ok(())
 }
 
-/// The lower-case hex digit of a nibble (0 to 15).
-fn hex_digit(nibble: u8) -> u8 {
-    match nibble {
-        0..=9 => b'0' + nibble,
-        _ => b'a' + (nibble & 0xf).saturating_sub(10),
+/// The escape of a byte that needs one in a JSON string: `"`, `\` and
+/// the control characters below U+0020, spelled as serde_json spells them
+/// (short forms where JSON has one, else `\u00XX`); `None` for the rest.
+fn escape(b: u8) -> Option<&'static str> {
+    const CONTROL: [&str; 32] = [
+        "\\u0000", "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0005", "\\u0006", "\\u0007",
+        "\\b", "\\t", "\\n", "\\u000b", "\\f", "\\r", "\\u000e", "\\u000f", "\\u0010", "\\u0011",
+        "\\u0012", "\\u0013", "\\u0014", "\\u0015", "\\u0016", "\\u0017", "\\u0018", "\\u0019",
+        "\\u001a", "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f",
+    ];
+    match b {
+        b'"' => Some("\\\""),
+        b'\\' => Some("\\\\"),
+        _ => CONTROL.get(usize::from(b)).copied(),
     }
+}
+
+/// The index of the first byte of `bytes` at or after `from` that needs an
+/// escape (those that end a plain run in the parser's string scan, sixteen
+/// bytes at a time), or `bytes.len()`.
+fn next_escape(bytes: &[u8], from: usize) -> usize {
+    from + string_run_end(bytes.get(from..).unwrap_or(&[]))
 }
 
 /// Writes `s` as a JSON string literal, escaping as serde_json does:
@@ -147,43 +164,82 @@ pub(crate) fn write_string(out: &mut dyn Write, s: &str) -> fmt::Result {
     out.write_char('"')?;
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: &str = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
-        out.write_str(s.get(start..i).unwrap_or(""))?;
-        if escape.is_empty() {
-            let hex = [
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                hex_digit(b >> 4),
-                hex_digit(b & 0xf),
-            ];
-            out.write_str(core::str::from_utf8(&hex).unwrap_or(""))?;
-        } else {
-            out.write_str(escape)?;
+    loop {
+        let at = next_escape(bytes, start);
+        // `at` is at an ASCII byte or the end: a character boundary.
+        out.write_str(s.get(start..at).unwrap_or(""))?;
+        match bytes.get(at).copied().and_then(escape) {
+            Some(escaped) => out.write_str(escaped)?,
+            None => break,
         }
-        start = i + 1;
+        start = at + 1;
     }
-    out.write_str(s.get(start..).unwrap_or(""))?;
     out.write_char('"')
+}
+
+/// Appends `s` to `out` as a JSON string literal, quotes included, escaped
+/// as serde_json escapes it (and as [`Value`]'s `Display` writes strings):
+/// `"` and `\` with a backslash, the control characters below U+0020 as
+/// `\n`, `\t`, … or `\u00XX`, everything else as it is. The bytes appended
+/// are UTF-8, as `s` is.
+///
+/// For output built in a byte buffer (a line of JSON Lines, an I/O
+/// buffer). Sixteen bytes are tested at once, by the parser's own string
+/// scan; a run without escapes is copied whole, and one shorter than
+/// sixteen bytes (an escape every few bytes: JSON inside JSON) as its
+/// whole block, cut back at the escape.
+///
+/// ```
+/// let mut line = b"{\"text\":".to_vec();
+/// llmstream::json::write_json_string(&mut line, "say \"hi\"\n");
+/// line.push(b'}');
+/// assert_eq!(line, br#"{"text":"say \"hi\"\n"}"#);
+/// ```
+pub fn write_json_string(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    // The run not yet copied starts at `start`; the bytes from there to
+    // `base` need no escape.
+    let mut start = 0;
+    let mut base = 0;
+    while base < bytes.len() {
+        let bits = run_end_bits(bytes, base);
+        if bits == 0 {
+            base += 16;
+            continue;
+        }
+        let at = base + bits.trailing_zeros() as usize;
+        match bytes.get(start..).and_then(<[u8]>::first_chunk::<16>) {
+            Some(block) if at - start < 16 => {
+                out.extend_from_slice(block);
+                out.truncate(out.len() - (16 - (at - start)));
+            }
+            _ => out.extend_from_slice(bytes.get(start..at).unwrap_or(&[])),
+        }
+        push_escape(out, bytes.get(at).copied().unwrap_or(b'"'));
+        start = at + 1;
+        base = start;
+    }
+    out.extend_from_slice(bytes.get(start..).unwrap_or(&[]));
+    out.push(b'"');
+}
+
+/// Appends the escape of `b`, a byte that needs one: the two bytes of
+/// `\"` and `\\` (the common ones, in JSON inside JSON) without a copy of
+/// unknown length.
+fn push_escape(out: &mut Vec<u8>, b: u8) {
+    match b {
+        b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+        _ => out.extend_from_slice(escape(b).unwrap_or("").as_bytes()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::value::Number;
-    use alloc::string::ToString;
+    use alloc::string::{String, ToString};
     use alloc::vec;
 
     fn sample() -> Value {
@@ -230,6 +286,33 @@ mod tests {
         let mut cur = v;
         while let Value::Array(mut items) = cur {
             cur = items.pop().unwrap_or(Value::Null);
+        }
+    }
+
+    /// Every escape, at every position of a sixteen-byte block and in the
+    /// tail after the last whole block, as serde_json writes it.
+    #[test]
+    fn strings_escape_as_serde_json() {
+        let mut texts: Vec<String> = Vec::new();
+        for c in (0u8..0x80)
+            .map(char::from)
+            .chain(['é', '東', '🙂', '\u{7f}'])
+        {
+            for before in 0..40 {
+                let mut text: String = "ab".repeat(before).chars().take(before).collect();
+                text.push(c);
+                text.push_str("tail\"x");
+                texts.push(text);
+            }
+        }
+        texts.push(String::new());
+        texts.push("\"\\\n\u{0}\u{1f}".repeat(9));
+        for text in texts {
+            let expected = serde_json::to_string(&text).unwrap();
+            let mut out = b"x".to_vec();
+            write_json_string(&mut out, &text);
+            assert_eq!(out.get(1..), Some(expected.as_bytes()), "{text:?}");
+            assert_eq!(Value::from(text.as_str()).to_string(), expected, "{text:?}");
         }
     }
 }

@@ -250,6 +250,14 @@ impl ActionStream {
 
     /// Feeds the next piece of model text.
     pub fn push(&mut self, input: &str) {
+        self.read(input);
+        self.flush_text();
+    }
+
+    /// Reads `input`, keeping the text at its end open: the text of one
+    /// piece is one [`ActionEvent::Text`] however many parts it is read in
+    /// (the valid runs and U+FFFDs of [`push_bytes`](Self::push_bytes)).
+    fn read(&mut self, input: &str) {
         let base = self.offset;
         let mut i = 0;
         while i < input.len() {
@@ -268,12 +276,11 @@ impl ActionStream {
             };
         }
         self.offset = base + input.len() as u64;
-        self.flush_text();
     }
 
-    /// Pushes a U+FFFD standing for `replaced` bytes of invalid UTF-8.
+    /// Reads a U+FFFD standing for `replaced` bytes of invalid UTF-8.
     fn push_replacement(&mut self, replaced: usize) {
-        self.push("\u{FFFD}");
+        self.read("\u{FFFD}");
         // Offsets count the input's bytes: an error at the U+FFFD itself
         // was reported above, with the bytes before it counted right.
         self.widened += 3u64.saturating_sub(replaced as u64);
@@ -290,7 +297,7 @@ impl ActionStream {
             match core::str::from_utf8(rest) {
                 Ok(text) => {
                     let text = String::from(text);
-                    self.push(&text);
+                    self.read(&text);
                     break;
                 }
                 Err(e) => {
@@ -298,7 +305,7 @@ impl ActionStream {
                     let text = String::from(
                         core::str::from_utf8(rest.get(..valid).unwrap_or(&[])).unwrap_or(""),
                     );
-                    self.push(&text);
+                    self.read(&text);
                     match e.error_len() {
                         Some(n) => {
                             self.push_replacement(n);
@@ -312,6 +319,7 @@ impl ActionStream {
                 }
             }
         }
+        self.flush_text();
     }
 
     /// The text ended: reports an unclosed fence or unfinished object.
