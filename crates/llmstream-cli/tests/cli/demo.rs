@@ -8,8 +8,8 @@ fn llmstream() -> Command {
     Command::cargo_bin("llmstream").expect("the binary is built")
 }
 
-const OPENAI: &str = include_str!("../demo/openai-parallel-tools.sse");
-const ANTHROPIC: &str = include_str!("../demo/anthropic-thinking-tool.sse");
+const OPENAI: &str = include_str!("../../demo/openai-parallel-tools.sse");
+const ANTHROPIC: &str = include_str!("../../demo/anthropic-thinking-tool.sse");
 
 #[test]
 fn demo_replays_both_recordings_in_plain_mode() {
@@ -334,7 +334,7 @@ fn accumulate_live_shows_each_choice_whole_and_usage_at_the_end() {
 /// in the message and on its events; the client's own calls do not.
 #[test]
 fn accumulate_marks_calls_the_provider_ran() {
-    let body = include_str!("data/anthropic-server-tool.sse");
+    let body = include_str!("../data/anthropic-server-tool.sse");
     let m = message(body, &[]);
     let call = &m["choices"][0]["tool_calls"][0];
     assert_eq!(call["name"], "web_search");

@@ -26,7 +26,6 @@
 //!
 //! Unix only: Windows' pseudo-console re-renders what a program writes
 //! and gives no end of file while the terminal is open.
-#![cfg(unix)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,7 +33,7 @@ use std::time::Duration;
 
 use portable_pty::CommandBuilder;
 
-mod pty;
+use crate::pty;
 
 const BIN: &str = env!("CARGO_BIN_EXE_llmstream");
 
@@ -65,8 +64,7 @@ impl Screen {
 }
 
 /// Runs `llmstream args…` in a `rows`×`cols` pseudo-terminal until it exits;
-/// `None` (with a note on stderr) where no pseudo-terminal can be opened.
-fn run_in_pty(args: &[&str], rows: u16, cols: u16, no_color: bool) -> Option<Screen> {
+fn run_in_pty(args: &[&str], rows: u16, cols: u16, no_color: bool) -> Screen {
     let mut cmd = CommandBuilder::new(BIN);
     cmd.args(args);
     cmd.cwd(env!("CARGO_MANIFEST_DIR"));
@@ -79,7 +77,7 @@ fn run_in_pty(args: &[&str], rows: u16, cols: u16, no_color: bool) -> Option<Scr
     }
     let what = format!("`llmstream {}` in a {cols}x{rows} pty", args.join(" "));
     let untested = "the live view's fancy mode";
-    let (raw, status) = pty::run(cmd, rows, cols, &what, untested, TIMEOUT)?;
+    let (raw, status) = pty::run(cmd, rows, cols, &what, untested, TIMEOUT);
     let mut parser = vt100::Parser::new(rows, cols, 10_000);
     parser.process(&raw);
     let (lines, first_fg) = logical_lines(&mut parser);
@@ -88,11 +86,11 @@ fn run_in_pty(args: &[&str], rows: u16, cols: u16, no_color: bool) -> Option<Scr
         "{what} exited with {status:?}; screen:\n{}",
         lines.join("\n")
     );
-    Some(Screen {
+    Screen {
         raw,
         lines,
         first_fg,
-    })
+    }
 }
 
 /// One terminal row, as `logical_lines` needs it.
@@ -196,21 +194,11 @@ fn run_plain(args: &[&str]) -> Vec<String> {
     text.lines().map(|l| l.trim_end().to_string()).collect()
 }
 
-/// A provider recording from the shared fixtures (outside the repository);
-/// `None`, with a note, where they are absent.
-fn fixture(rel: &str) -> Option<String> {
-    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/fixtures/providers")
-        .join(rel);
-    if path.is_file() {
-        Some(path.to_string_lossy().into_owned())
-    } else {
-        eprintln!(
-            "skipped: no recording at {} (the fixtures live outside the repository)",
-            path.display()
-        );
-        None
-    }
+/// The path of a provider recording in the shared fixtures.
+fn fixture(rel: &str) -> String {
+    llmstream_tests::fixtures::path(&format!("providers/{rel}"))
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// The demo's embedded recordings, also readable by `accumulate`.
@@ -434,17 +422,12 @@ fn check_by_design(screen: &Screen, plain: &[String]) -> Vec<String> {
 }
 
 /// Runs `args` in a pty and plainly, checks the screen with `check`.
-fn compare(
-    args: &[&str],
-    rows: u16,
-    cols: u16,
-    check: fn(&str, &Screen, &[String]),
-) -> Option<Screen> {
-    let screen = run_in_pty(args, rows, cols, false)?;
+fn compare(args: &[&str], rows: u16, cols: u16, check: fn(&str, &Screen, &[String])) -> Screen {
+    let screen = run_in_pty(args, rows, cols, false);
     let plain = run_plain(args);
     let what = format!("`llmstream {}` on a {cols}x{rows} terminal", args.join(" "));
     check(&what, &screen, &plain);
-    Some(screen)
+    screen
 }
 
 /// Feeding a whole file renders once; cut into pieces, the tree is redrawn
@@ -475,17 +458,14 @@ const RECORDINGS: [&str; 8] = [
 /// 1. Real recordings on a roomy terminal: the final screen is the plain
 ///    output with each tree in place, exactly.
 #[test]
+#[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
 fn accumulate_live_leaves_the_plain_output_with_trees_in_place() {
     for recording in RECORDINGS {
-        let Some(path) = fixture(recording) else {
-            return;
-        };
+        let path = fixture(recording);
         for chunking in CHUNKINGS {
             let mut args = vec!["accumulate", "--live", path.as_str()];
             args.extend_from_slice(chunking);
-            if compare(&args, 30, 100, assert_exact).is_none() {
-                return;
-            }
+            compare(&args, 30, 100, assert_exact);
         }
     }
 }
@@ -501,11 +481,13 @@ fn accumulate_live_leaves_the_plain_output_with_trees_in_place() {
 /// still being drawn, whose next redraw, moving up only its own rows, then
 /// wrote over it. Such a block now waits until the drawn call is done.
 #[test]
+#[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
 fn interleaved_calls_keep_each_final_tree_once() {
     let mut runs: Vec<Vec<String>> = Vec::new();
-    if let Some(path) =
-        fixture("openai_chat/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin")
     {
+        let path = fixture(
+            "openai_chat/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin",
+        );
         for chunking in CHUNKINGS {
             let mut args = vec!["accumulate".to_string(), "--live".to_string(), path.clone()];
             args.extend(chunking.iter().map(|s| s.to_string()));
@@ -524,9 +506,7 @@ fn interleaved_calls_keep_each_final_tree_once() {
     let mut failures = Vec::new();
     for args in &runs {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let Some(screen) = run_in_pty(&args, 30, 100, false) else {
-            return;
-        };
+        let screen = run_in_pty(&args, 30, 100, false);
         let plain = run_plain(&args);
         let problems = check_by_design(&screen, &plain);
         if !problems.is_empty() {
@@ -546,6 +526,7 @@ fn interleaved_calls_keep_each_final_tree_once() {
 ///    lines wrap. 60 columns: wide enough for the placeholder line (49
 ///    columns) to take one row (2b: narrower).
 #[test]
+#[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
 fn short_terminal_draws_tall_trees_whole_once_complete() {
     // Each with whether its tree is taller than 8 rows.
     let mut runs = vec![(demo_recording("anthropic-thinking-tool.sse"), true)];
@@ -556,16 +537,12 @@ fn short_terminal_draws_tall_trees_whole_once_complete() {
             false,
         ),
     ] {
-        if let Some(path) = fixture(rel) {
-            runs.push((path, tall));
-        }
+        runs.push((fixture(rel), tall));
     }
     for (path, tall) in &runs {
         for chunk in ["7", "64"] {
             let args = ["accumulate", "--live", "--chunk-size", chunk, path.as_str()];
-            let Some(screen) = compare(&args, 8, 60, assert_exact) else {
-                return;
-            };
+            let screen = compare(&args, 8, 60, assert_exact);
             // The demo's write_file tree (15 rows) and the cut-off
             // make_file tree (10 rows) took the placeholder path.
             if *tall {
@@ -657,9 +634,8 @@ fn wide_characters_that_wrap_evenly_are_redrawn_in_place() {
     let file = synthetic_call("even", &format!("{{\"a\": \"{}\"}}", "漢".repeat(35)));
     let path = file.path();
     let args = ["accumulate", "--live", "--chunk-size", "40", path.as_str()];
-    if let Some(screen) = compare(&args, 12, 40, assert_exact) {
-        assert!(screen.raw_has("\u{1b}[J"), "the tree was never redrawn");
-    }
+    let screen = compare(&args, 12, 40, assert_exact);
+    assert!(screen.raw_has("\u{1b}[J"), "the tree was never redrawn");
 }
 
 /// 2d. The same with `    "ab": "` (11 columns): the 15th character would
@@ -683,9 +659,7 @@ fn wide_character_at_the_right_edge_is_counted() {
 #[test]
 fn demo_shows_every_final_text_and_tree() {
     // A hang fails at `TIMEOUT`; how long it takes is not asserted.
-    let Some(screen) = run_in_pty(&["demo", "--no-pace"], 40, 100, false) else {
-        return;
-    };
+    let screen = run_in_pty(&["demo", "--no-pace"], 40, 100, false);
     let plain = run_plain(&["demo", "--no-pace"]);
     let want = calls(&plain);
     let got = calls(&screen.lines);
@@ -739,9 +713,7 @@ fn demo_shows_every_final_text_and_tree() {
 fn the_pty_gets_fancy_mode_and_no_color_turns_it_off() {
     let path = demo_recording("anthropic-thinking-tool.sse");
     let args = ["accumulate", "--live", "--chunk-size", "16", path.as_str()];
-    let Some(fancy) = run_in_pty(&args, 30, 100, false) else {
-        return;
-    };
+    let fancy = run_in_pty(&args, 30, 100, false);
     for (sequence, meaning) in [
         ("\u{1b}[38;5;", "a foreground colour"),
         ("\u{1b}[1F", "cursor to the previous line"),
@@ -773,9 +745,7 @@ fn the_pty_gets_fancy_mode_and_no_color_turns_it_off() {
         "text is not coloured"
     );
 
-    let Some(plain) = run_in_pty(&args, 30, 100, true) else {
-        return;
-    };
+    let plain = run_in_pty(&args, 30, 100, true);
     assert!(
         !plain.raw_has("\u{1b}"),
         "NO_COLOR=1 in a terminal still wrote escape sequences"

@@ -2,8 +2,6 @@
 //! chunk as a JSON string per line out; `--concat` the joined text; exit 1
 //! with `error: …` naming the snapshot and path on bad input.
 
-use std::path::Path;
-
 use assert_cmd::Command;
 
 const SNAPSHOTS: &str = concat!(
@@ -121,15 +119,10 @@ fn hold_placeholders_takes_fields_declared_up_front() {
 }
 
 #[test]
+#[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
 fn every_fixture_round_trips_through_concat() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/chunker");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "skipped: no chunker fixtures at {} (they live outside the repository)",
-            dir.display()
-        );
-        return;
-    };
+    let dir = llmstream_tests::fixtures::path("chunker");
+    let entries = std::fs::read_dir(&dir).expect("the chunker fixtures");
     for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
         if path.extension().is_none_or(|x| x != "jsonl") {
             continue;
