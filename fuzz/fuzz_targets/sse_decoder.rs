@@ -31,13 +31,13 @@ fn run<'a>(limits: Limits, pieces: impl IntoIterator<Item = &'a [u8]>, in_place:
     };
     for piece in pieces {
         if in_place {
-            let mut decode = decoder.decode(piece);
-            while let Some(item) = decode.next() {
+            let mut decode = decoder.feed_borrowed(piece);
+            while let Some(item) = decode.next_event() {
                 take(item);
             }
         } else {
             decoder.feed(piece);
-            while let Some(item) = decoder.next() {
+            while let Some(item) = decoder.next_event() {
                 take(item);
             }
         }

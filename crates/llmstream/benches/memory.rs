@@ -414,7 +414,7 @@ fn concurrent() {
                     let mut decoder = sse::Decoder::new();
                     for piece in half_body.chunks(1460) {
                         decoder.feed(piece);
-                        while let Some(item) = decoder.next() {
+                        while let Some(item) = decoder.next_event() {
                             drop(black_box(item));
                         }
                     }

@@ -81,8 +81,8 @@ fn llmstream(bytes: &[u8], size: usize) -> (usize, usize) {
         let (mut events, mut data) = (0, 0);
         while let Some(Ok(piece)) = body.next().await {
             // Read in place: only a line the piece cuts is copied.
-            let mut items = decoder.decode(piece);
-            while let Some(item) = items.next() {
+            let mut items = decoder.feed_borrowed(piece);
+            while let Some(item) = items.next_event() {
                 if let Ok(ItemRef::Event(event)) = item {
                     events += 1;
                     data += black_box(event.data).len();

@@ -180,7 +180,7 @@ where
                 return Poll::Ready(None);
             }
             if !this.failed {
-                if let Some(item) = this.decoder.next() {
+                if let Some(item) = this.decoder.next_event() {
                     return Poll::Ready(Some(match item {
                         Ok(item) => Ok(item.to_item()),
                         Err(e) => {

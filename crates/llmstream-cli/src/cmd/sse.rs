@@ -33,8 +33,8 @@ pub fn run(args: &SseArgs) -> Result<(), Failure> {
     let mut decoder = Decoder::new();
     args.input.each_piece(|piece| {
         // Read in place: only a line the piece cuts is copied.
-        let mut items = decoder.decode(piece.bytes);
-        while let Some(item) = items.next() {
+        let mut items = decoder.feed_borrowed(piece.bytes);
+        while let Some(item) = items.next_event() {
             let item = item.map_err(|error| Failure::Input(error.to_string()))?;
             write_item(&mut out, &item, args.comments)?;
         }

@@ -159,7 +159,7 @@ impl Streams {
             } else {
                 decoder.feed(bytes);
             }
-            while let Some(item) = decoder.next() {
+            while let Some(item) = decoder.next_event() {
                 let llmstream::sse::ItemRef::Event(event) = item.ok()? else {
                     continue;
                 };

@@ -36,7 +36,7 @@ fn decode_pieces(pieces: &[&[u8]]) -> Vec<Item> {
     let mut items = Vec::new();
     for piece in pieces {
         decoder.feed(piece);
-        while let Some(item) = decoder.next() {
+        while let Some(item) = decoder.next_event() {
             items.push(item.expect("recordings are within the limits").to_item());
         }
     }

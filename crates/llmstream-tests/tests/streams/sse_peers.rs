@@ -17,7 +17,7 @@ fn eventsource_stream_panics_on_a_leading_bom() {
     let mut decoder = Decoder::new();
     for byte in b"\xEF\xBB\xBFdata: x\n\n" {
         decoder.feed(&[*byte]);
-        while let Some(item) = decoder.next() {
+        while let Some(item) = decoder.next_event() {
             assert!(matches!(item, Ok(ItemRef::Event(e)) if e.data == "x"));
         }
     }
@@ -27,7 +27,7 @@ fn eventsource_stream_panics_on_a_leading_bom() {
 fn eventsource_stream_holds_a_final_cr_until_the_next_chunk() {
     let mut decoder = Decoder::new();
     decoder.feed(b"data: x\r\r");
-    match decoder.next() {
+    match decoder.next_event() {
         Some(Ok(ItemRef::Event(e))) => assert_eq!(e.data, "x"),
         other => panic!("expected the event at once, got {other:?}"),
     }
@@ -51,7 +51,7 @@ fn eventsource_stream_stalls_on_one_bad_utf8_byte() {
     let mut got = Vec::new();
     for piece in input.chunks(3) {
         decoder.feed(piece);
-        while let Some(item) = decoder.next() {
+        while let Some(item) = decoder.next_event() {
             got.push(item.unwrap().to_item());
         }
     }
@@ -69,7 +69,7 @@ fn eventsource_stream_rescans_a_long_line_on_every_chunk() {
     let mut lengths = Vec::new();
     for piece in input.chunks(input.len().div_ceil(1024)) {
         decoder.feed(piece);
-        while let Some(item) = decoder.next() {
+        while let Some(item) = decoder.next_event() {
             if let ItemRef::Event(e) = item.unwrap() {
                 lengths.push(e.data.len());
             }

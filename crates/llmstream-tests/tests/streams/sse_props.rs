@@ -76,7 +76,7 @@ fn decode_pieces(pieces: &[&[u8]]) -> Vec<Item> {
     let mut items = Vec::new();
     for piece in pieces {
         decoder.feed(piece);
-        while let Some(item) = decoder.next() {
+        while let Some(item) = decoder.next_event() {
             items.push(item.expect("no limit is reached").to_item());
         }
     }
@@ -84,8 +84,8 @@ fn decode_pieces(pieces: &[&[u8]]) -> Vec<Item> {
     let mut in_place = Decoder::with_limits(Limits::default());
     let mut again = Vec::new();
     for piece in pieces {
-        let mut decode = in_place.decode(piece);
-        while let Some(item) = decode.next() {
+        let mut decode = in_place.feed_borrowed(piece);
+        while let Some(item) = decode.next_event() {
             again.push(item.expect("no limit is reached").to_item());
         }
     }

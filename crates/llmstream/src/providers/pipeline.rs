@@ -163,9 +163,9 @@ impl Pipeline {
         // the piece, nor of each event's data), so that `self` stays free
         // for them.
         let mut decoder = core::mem::take(&mut self.decoder);
-        let mut items = decoder.decode(bytes);
+        let mut items = decoder.feed_borrowed(bytes);
         let mut read = Ok(());
-        while let Some(item) = items.next() {
+        while let Some(item) = items.next_event() {
             read = self.item(item);
             if read.is_err() {
                 break;
@@ -232,7 +232,7 @@ impl Pipeline {
     }
 
     fn drain_from(&mut self, decoder: &mut sse::Decoder) -> Result<(), PipelineError> {
-        while let Some(item) = decoder.next() {
+        while let Some(item) = decoder.next_event() {
             self.item(item)?;
         }
         Ok(())

@@ -6,7 +6,7 @@
 //! a line is scanned once however many pieces it arrives in, and finished
 //! lines are interpreted in place. Events are handed out as views into the
 //! decoder's own buffers, which are reused, so the steady state allocates
-//! nothing. [`Decoder::decode`] goes further: the lines a piece holds whole
+//! nothing. [`Decoder::feed_borrowed`] goes further: the lines a piece holds whole
 //! are interpreted where they lie in the caller's bytes, and only the start
 //! of a line the piece cuts is copied.
 
@@ -37,7 +37,7 @@ const RETRY: &[u8] = b"retry";
 /// let mut seen = Vec::new();
 /// for piece in [&b"event: delta\nda"[..], b"ta: hel", b"lo\r", b"\n\n: ping\n"] {
 ///     decoder.feed(piece);
-///     while let Some(item) = decoder.next() {
+///     while let Some(item) = decoder.next_event() {
 ///         match item.unwrap() {
 ///             ItemRef::Event(e) => seen.push(format!("{}={}", e.event_type, e.data)),
 ///             ItemRef::Comment(c) => seen.push(format!("comment{c}")),
@@ -122,7 +122,7 @@ enum Step {
 }
 
 /// Where a range of bytes lies: in the decoder's buffer, or in the piece
-/// [`Decoder::decode`] is reading in place.
+/// [`Decoder::feed_borrowed`] is reading in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Src {
     Buf,
@@ -214,9 +214,9 @@ impl Decoder {
     /// Reads `input` as the next piece of the stream, interpreting the
     /// lines it holds whole where they lie: nothing is copied but the start
     /// of a line it cuts (and the data of an event it leaves open). Pull
-    /// the items from the returned [`Decode`] as from [`Decoder::next`];
+    /// the items from the returned [`Decode`] as from [`Decoder::next_event`];
     /// whatever is not pulled before it is dropped is kept, and
-    /// [`Decoder::next`] hands it out. The items are the same as
+    /// [`Decoder::next_event`] hands it out. The items are the same as
     /// [`Decoder::feed`]'s, however the stream is cut.
     ///
     /// ```
@@ -225,8 +225,8 @@ impl Decoder {
     /// let mut decoder = Decoder::new();
     /// let mut seen = Vec::new();
     /// for piece in [&b"data: one\n\ndata: tw"[..], b"o\n\n"] {
-    ///     let mut items = decoder.decode(piece);
-    ///     while let Some(item) = items.next() {
+    ///     let mut items = decoder.feed_borrowed(piece);
+    ///     while let Some(item) = items.next_event() {
     ///         if let ItemRef::Event(e) = item.unwrap() {
     ///             seen.push(e.data.to_owned());
     ///         }
@@ -235,10 +235,10 @@ impl Decoder {
     /// decoder.finish().unwrap();
     /// assert_eq!(seen, ["one", "two"]);
     /// ```
-    pub fn decode<'d, 'i>(&'d mut self, input: &'i [u8]) -> Decode<'d, 'i> {
+    pub fn feed_borrowed<'d, 'i>(&'d mut self, input: &'i [u8]) -> Feed<'d, 'i> {
         self.release_event();
         let input_base = self.base + self.buf.len() as u64;
-        Decode {
+        Feed {
             decoder: self,
             input,
             at: 0,
@@ -252,8 +252,7 @@ impl Decoder {
     /// The item borrows the decoder and is valid until the next call on it.
     /// After a limit is exceeded, returns that error once and `None` from
     /// then on.
-    #[allow(clippy::should_implement_trait)] // a lending iterator: items borrow the decoder
-    pub fn next(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
+    pub fn next_event(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
         self.release_event();
         let step = match self.failed {
             None => self.step(),
@@ -626,14 +625,14 @@ impl Decoder {
     }
 }
 
-/// The items of one piece read by [`Decoder::decode`], pulled one at a
+/// The items of one piece read by [`Decoder::feed_borrowed`], pulled one at a
 /// time.
 ///
-/// A lending iterator, like [`Decoder::next`]: each item borrows the piece
+/// A lending iterator, like [`Decoder::next_event`]: each item borrows the piece
 /// and the decoder until the next call. Dropping it keeps what was not
-/// pulled, for [`Decoder::next`] to hand out.
+/// pulled, for [`Decoder::next_event`] to hand out.
 #[derive(Debug)]
-pub struct Decode<'d, 'i> {
+pub struct Feed<'d, 'i> {
     decoder: &'d mut Decoder,
     input: &'i [u8],
     /// Bytes of `input` interpreted in place or moved to the buffer.
@@ -642,12 +641,11 @@ pub struct Decode<'d, 'i> {
     input_base: u64,
 }
 
-impl Decode<'_, '_> {
+impl Feed<'_, '_> {
     /// The next event, retry change or comment of the stream so far; `None`
     /// when the piece is used up. After a limit is exceeded, returns that
     /// error once and `None` from then on.
-    #[allow(clippy::should_implement_trait)] // a lending iterator
-    pub fn next(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
+    pub fn next_event(&mut self) -> Option<Result<ItemRef<'_>, Error>> {
         let decoder = &mut *self.decoder;
         decoder.release_event();
         let input = self.input;
@@ -700,7 +698,7 @@ impl Decode<'_, '_> {
     }
 }
 
-impl Drop for Decode<'_, '_> {
+impl Drop for Feed<'_, '_> {
     /// Keeps what was not pulled: nothing accepted is lost.
     fn drop(&mut self) {
         let decoder = &mut *self.decoder;

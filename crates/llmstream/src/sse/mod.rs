@@ -13,7 +13,7 @@
 //! let mut data = Vec::new();
 //! for piece in body.chunks(7) {
 //!     decoder.feed(piece);
-//!     while let Some(item) = decoder.next() {
+//!     while let Some(item) = decoder.next_event() {
 //!         match item? {
 //!             ItemRef::Event(event) => data.push(event.data.to_owned()),
 //!             ItemRef::Retry(ms) => assert_eq!(ms, 3000),
@@ -26,7 +26,7 @@
 //! # Ok::<(), llmstream::sse::Error>(())
 //! ```
 //!
-//! [`Decoder::decode`] takes the same pieces without copying them: the
+//! [`Decoder::feed_borrowed`] takes the same pieces without copying them: the
 //! lines a piece holds whole are read where they lie, and an event's data
 //! is a view into the piece when it is one line long. Only a line that a
 //! piece cuts is kept in the decoder's buffer. Both give the same items,
@@ -72,7 +72,7 @@ pub(crate) mod utf8;
 
 use alloc::vec::Vec;
 
-pub use decoder::{Decode, Decoder};
+pub use decoder::{Decoder, Feed};
 pub use encoder::{encode, Encoder};
 pub use error::{EncodeError, Error, ErrorKind, Reading};
 pub use event::{Event, EventRef, Item, ItemRef, DEFAULT_EVENT_TYPE};
@@ -92,7 +92,7 @@ pub fn decode(stream: &[u8]) -> Result<Vec<Item>, Error> {
     let mut decoder = Decoder::new();
     decoder.feed(stream);
     let mut items = Vec::new();
-    while let Some(item) = decoder.next() {
+    while let Some(item) = decoder.next_event() {
         items.push(item?.to_item());
     }
     decoder.finish()?;

@@ -34,19 +34,19 @@ fn run_mode(limits: Limits, pieces: &[&[u8]], mode: Mode) -> (Vec<Item>, Option<
         match mode {
             Mode::Feed => decoder.feed(piece),
             Mode::Decode => {
-                let mut decode = decoder.decode(piece);
-                while let Some(item) = decode.next() {
+                let mut decode = decoder.feed_borrowed(piece);
+                while let Some(item) = decode.next_event() {
                     take(item);
                 }
             }
             Mode::DecodeOneThenNext => {
-                let mut decode = decoder.decode(piece);
-                if let Some(item) = decode.next() {
+                let mut decode = decoder.feed_borrowed(piece);
+                if let Some(item) = decode.next_event() {
                     take(item);
                 }
             }
         }
-        while let Some(item) = decoder.next() {
+        while let Some(item) = decoder.next_event() {
             take(item);
         }
     }
@@ -193,13 +193,13 @@ fn line_ends_cr_cr_is_two_line_ends() {
 fn cr_at_end_of_piece_dispatches_at_once() {
     let mut decoder = Decoder::new();
     decoder.feed(b"data: x\n\r");
-    let item = decoder.next().map(|r| r.map(|i| i.to_item()));
+    let item = decoder.next_event().map(|r| r.map(|i| i.to_item()));
     assert_eq!(
         item,
         Some(Ok(msg("x"))),
         "dispatched without waiting for the next piece"
     );
-    assert!(decoder.next().is_none());
+    assert!(decoder.next_event().is_none());
 }
 
 #[test]
@@ -392,11 +392,11 @@ fn unterminated_event_at_end_of_stream_is_discarded() {
 fn finish_starts_a_new_stream_keeping_the_last_event_id() {
     let mut decoder = Decoder::new();
     decoder.feed(b"id: 9\ndata: a\n\ndata: cut");
-    while decoder.next().is_some() {}
+    while decoder.next_event().is_some() {}
     assert_eq!(decoder.finish(), Ok(()));
     assert_eq!(decoder.last_event_id(), "9");
     decoder.feed(b"\xEF\xBB\xBFdata: b\n\n");
-    let item = decoder.next().map(|r| r.map(|i| i.to_item()));
+    let item = decoder.next_event().map(|r| r.map(|i| i.to_item()));
     assert_eq!(item, Some(Ok(ev("message", "b", "9"))));
 }
 
@@ -404,12 +404,12 @@ fn finish_starts_a_new_stream_keeping_the_last_event_id() {
 fn an_id_in_an_event_the_stream_cut_short_is_not_the_last_event_id() {
     let mut decoder = Decoder::new();
     decoder.feed(b"id: 1\ndata: a\n\nid: 2\ndata: b\n");
-    while decoder.next().is_some() {}
+    while decoder.next_event().is_some() {}
     assert_eq!(decoder.last_event_id(), "1", "event 2 was never dispatched");
     assert_eq!(decoder.finish(), Ok(()));
     assert_eq!(decoder.last_event_id(), "1");
     decoder.feed(b"data: c\n\n");
-    let item = decoder.next().map(|r| r.map(|i| i.to_item()));
+    let item = decoder.next_event().map(|r| r.map(|i| i.to_item()));
     assert_eq!(item, Some(Ok(ev("message", "c", "1"))));
 }
 
@@ -417,14 +417,14 @@ fn an_id_in_an_event_the_stream_cut_short_is_not_the_last_event_id() {
 fn a_blank_line_sets_the_last_event_id_even_with_no_data() {
     let mut decoder = Decoder::new();
     decoder.feed(b"id: 7\n\nid: 8\n");
-    assert!(decoder.next().is_none(), "no data, no event");
+    assert!(decoder.next_event().is_none(), "no data, no event");
     assert_eq!(decoder.last_event_id(), "7");
     decoder.feed(b"\n");
-    assert!(decoder.next().is_none());
+    assert!(decoder.next_event().is_none());
     assert_eq!(decoder.last_event_id(), "8");
     decoder.set_last_event_id("x");
     decoder.feed(b"data: d\n\n");
-    let item = decoder.next().map(|r| r.map(|i| i.to_item()));
+    let item = decoder.next_event().map(|r| r.map(|i| i.to_item()));
     assert_eq!(item, Some(Ok(ev("message", "d", "x"))));
     assert_eq!(decoder.last_event_id(), "x");
 }
@@ -490,10 +490,10 @@ fn limit_event_data_too_long_is_an_error() {
 fn limit_error_stops_the_decoder() {
     let mut decoder = Decoder::with_limits(Limits::default().with_max_line_bytes(2));
     decoder.feed(b"data: x\n\n");
-    assert!(matches!(decoder.next(), Some(Err(_))));
-    assert!(decoder.next().is_none(), "reported once");
+    assert!(matches!(decoder.next_event(), Some(Err(_))));
+    assert!(decoder.next_event().is_none(), "reported once");
     decoder.feed(b"\n\ndata\n\n");
-    assert!(decoder.next().is_none(), "further input is ignored");
+    assert!(decoder.next_event().is_none(), "further input is ignored");
     assert!(decoder.finish().is_err());
 }
 
@@ -505,13 +505,16 @@ fn limit_bounds_memory_while_a_line_grows() {
         let mut decoder = Decoder::with_limits(Limits::default().with_max_line_bytes(1000));
         let mut failed = None;
         decoder.feed(first);
-        while decoder.next().is_some() {}
+        while decoder.next_event().is_some() {}
         for piece in 1..10_000 {
             let result = if in_place {
-                decoder.decode(&[b'a'; 100]).next().map(|r| r.err())
+                decoder
+                    .feed_borrowed(&[b'a'; 100])
+                    .next_event()
+                    .map(|r| r.err())
             } else {
                 decoder.feed(&[b'a'; 100]);
-                decoder.next().map(|r| r.err())
+                decoder.next_event().map(|r| r.err())
             };
             if let Some(error) = result {
                 failed = error.map(|e| (piece, e.offset() - first.len() as u64));
@@ -542,13 +545,13 @@ fn long_line_in_many_pieces_is_searched_once() {
         };
         for piece in input.chunks(input.len() / 1024 + 1) {
             if in_place {
-                let mut decode = decoder.decode(piece);
-                while let Some(item) = decode.next() {
+                let mut decode = decoder.feed_borrowed(piece);
+                while let Some(item) = decode.next_event() {
                     count(item);
                 }
             } else {
                 decoder.feed(piece);
-                while let Some(item) = decoder.next() {
+                while let Some(item) = decoder.next_event() {
                     count(item);
                 }
             }
