@@ -63,10 +63,10 @@ fn check_message(message: &Message) {
 
 fn accumulator(provider: Provider) -> Box<dyn Accumulator> {
     match provider {
-        Provider::OpenAiChat => Box::new(openai_chat::Accumulator::new()),
-        Provider::OpenAiResponses => Box::new(openai_responses::Accumulator::new()),
-        Provider::Anthropic => Box::new(anthropic::Accumulator::new()),
-        Provider::Gemini => Box::new(gemini::Accumulator::new()),
+        Provider::OpenAiChat => Box::new(openai_chat::OpenAiChatAccumulator::new()),
+        Provider::OpenAiResponses => Box::new(openai_responses::OpenAiResponsesAccumulator::new()),
+        Provider::Anthropic => Box::new(anthropic::AnthropicAccumulator::new()),
+        Provider::Gemini => Box::new(gemini::GeminiAccumulator::new()),
     }
 }
 

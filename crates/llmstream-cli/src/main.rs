@@ -1,7 +1,7 @@
 //! `llmstream`: every capability of the llmstream library over files or stdin.
 //!
 //! The subcommands and their output forms are the CLI contract of
-//! DESIGN.md; tests outside the project rely on them.
+//! docs/CLI.md; tests outside the project rely on them.
 
 mod cmd;
 mod input;

@@ -104,20 +104,20 @@ fn sizes() {
             size_of::<MessageBuilder>(),
         ),
         (
-            "llmstream `providers::openai_chat::Accumulator`",
-            size_of::<providers::openai_chat::Accumulator>(),
+            "llmstream `providers::openai_chat::OpenAiChatAccumulator`",
+            size_of::<providers::openai_chat::OpenAiChatAccumulator>(),
         ),
         (
-            "llmstream `providers::openai_responses::Accumulator`",
-            size_of::<providers::openai_responses::Accumulator>(),
+            "llmstream `providers::openai_responses::OpenAiResponsesAccumulator`",
+            size_of::<providers::openai_responses::OpenAiResponsesAccumulator>(),
         ),
         (
-            "llmstream `providers::anthropic::Accumulator`",
-            size_of::<providers::anthropic::Accumulator>(),
+            "llmstream `providers::anthropic::AnthropicAccumulator`",
+            size_of::<providers::anthropic::AnthropicAccumulator>(),
         ),
         (
-            "llmstream `providers::gemini::Accumulator`",
-            size_of::<providers::gemini::Accumulator>(),
+            "llmstream `providers::gemini::GeminiAccumulator`",
+            size_of::<providers::gemini::GeminiAccumulator>(),
         ),
         ("llmstream `ArgumentStream`", size_of::<ArgumentStream>()),
         ("serde_json `Value`", size_of::<serde_json::Value>()),
@@ -165,20 +165,20 @@ fn idle() {
         MessageBuilder::new(Provider::OpenAiChat)
     });
     row(
-        "`openai_chat::Accumulator::new()`",
-        providers::openai_chat::Accumulator::new,
+        "`openai_chat::OpenAiChatAccumulator::new()`",
+        providers::openai_chat::OpenAiChatAccumulator::new,
     );
     row(
-        "`openai_responses::Accumulator::new()`",
-        providers::openai_responses::Accumulator::new,
+        "`openai_responses::OpenAiResponsesAccumulator::new()`",
+        providers::openai_responses::OpenAiResponsesAccumulator::new,
     );
     row(
-        "`anthropic::Accumulator::new()`",
-        providers::anthropic::Accumulator::new,
+        "`anthropic::AnthropicAccumulator::new()`",
+        providers::anthropic::AnthropicAccumulator::new,
     );
     row(
-        "`gemini::Accumulator::new()`",
-        providers::gemini::Accumulator::new,
+        "`gemini::GeminiAccumulator::new()`",
+        providers::gemini::GeminiAccumulator::new,
     );
     println!();
 }

@@ -1,7 +1,7 @@
 //! `llmstream chunk`: JSON Lines of complete snapshots in, streaming chunks
 //! out.
 //!
-//! The output forms are the CLI contract of DESIGN.md: each emitted chunk as
+//! The output forms are the CLI contract of docs/CLI.md: each emitted chunk as
 //! a JSON string, one per line; `--concat` prints only the concatenated
 //! text. Blank lines are skipped. The chunking flags cut the input before it
 //! is split into lines, so they never change the output.

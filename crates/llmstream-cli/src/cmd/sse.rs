@@ -1,6 +1,6 @@
 //! `llmstream sse`: a text/event-stream body in, one JSON line per event out.
 //!
-//! The output forms are the CLI contract of DESIGN.md:
+//! The output forms are the CLI contract of docs/CLI.md:
 //! `{"event":T,"data":D,"id":I}` per dispatched event (I the last event ID,
 //! `""` when none) and `{"retry":N}` wherever a valid retry field is read,
 //! in stream order. `--comments` adds `{"comment":C}` lines.

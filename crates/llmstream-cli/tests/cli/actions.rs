@@ -1,4 +1,4 @@
-//! `llmstream actions` as the CLI contract in DESIGN.md has it: model text
+//! `llmstream actions` as the CLI contract in docs/CLI.md has it: model text
 //! with JSON action objects in, one action-stream event per line out.
 
 use assert_cmd::Command;

@@ -1,4 +1,4 @@
-//! What every subcommand does alike, per DESIGN.md's CLI contract.
+//! What every subcommand does alike, per the CLI contract (docs/CLI.md).
 
 use assert_cmd::Command;
 use predicates::prelude::*;

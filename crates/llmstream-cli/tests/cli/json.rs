@@ -1,4 +1,4 @@
-//! `llmstream json` and `llmstream repair`, per DESIGN.md's CLI contract.
+//! `llmstream json` and `llmstream repair`, per the CLI contract (docs/CLI.md).
 
 use assert_cmd::Command;
 use predicates::prelude::*;

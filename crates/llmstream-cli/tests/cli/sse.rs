@@ -1,4 +1,4 @@
-//! `llmstream sse` as the CLI contract in DESIGN.md has it.
+//! `llmstream sse` as the CLI contract in docs/CLI.md has it.
 
 use assert_cmd::Command;
 use predicates::prelude::*;

@@ -165,17 +165,17 @@ impl Streams {
                 };
                 let data = event.data.trim();
                 if data == "[DONE]" {
-                    acc.done();
+                    acc.feed_done();
                 } else if !data.is_empty() {
                     let payload = json::parse(data.as_bytes()).ok()?;
-                    acc.push(event.event_type, &payload);
+                    acc.feed(event.event_type, &payload);
                 }
                 while let Some(event) = acc.next_event() {
                     events.push(event);
                 }
             }
         }
-        acc.end_stream();
+        acc.finish();
         while let Some(event) = acc.next_event() {
             events.push(event);
         }
@@ -192,7 +192,7 @@ impl Streams {
         let mut sse = String::new();
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
             let payload = json::parse(line.as_bytes()).expect("each line is a JSON payload");
-            acc.push("message", &payload);
+            acc.feed("message", &payload);
             while let Some(event) = acc.next_event() {
                 events.push(event);
             }
@@ -200,7 +200,7 @@ impl Streams {
             sse.push_str(line);
             sse.push_str("\n\n");
         }
-        acc.end_stream();
+        acc.finish();
         while let Some(event) = acc.next_event() {
             events.push(event);
         }

@@ -1,5 +1,5 @@
 //! One test per edge case of the incremental JSON parser, named after it:
-//! the contracts and the snapshot policy of DESIGN.md ("json: the
+//! the contracts and the snapshot policy of docs/ARCHITECTURE.md ("json: the
 //! incremental parser") and the edge cases listed in issue 2.
 
 use crate::common::{events_of, random_pieces};

@@ -322,7 +322,7 @@ fn merge_deltas(events: &[OwnedEvent]) -> Vec<OwnedEvent> {
 // ----- checkers -----
 
 /// Whether `snapshot` may be shown for a prefix of a document whose value is
-/// `last` (the final value, or any later snapshot), under DESIGN.md's
+/// `last` (the final value, or any later snapshot), under docs/ARCHITECTURE.md's
 /// monotonic policy: same type; a string is a prefix; in arrays and objects
 /// every member but the last is equal (same keys, same order) and the last
 /// is itself a prefix-snapshot; scalars are equal.

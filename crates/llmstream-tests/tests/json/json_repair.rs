@@ -84,7 +84,7 @@ fn symfony_incomplete_values() {
     ]);
 }
 
-/// Symfony gives a dangling colon the value `null`; our policy (DESIGN.md:
+/// Symfony gives a dangling colon the value `null`; our policy (docs/ARCHITECTURE.md:
 /// a member whose value has not started is omitted) drops the member, so
 /// that a repaired value never invents a value the text does not hold.
 #[test]

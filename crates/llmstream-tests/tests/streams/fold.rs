@@ -120,10 +120,10 @@ fn check_lines(name: &str, bytes: &[u8]) -> bool {
     let mut acc = provider.accumulator();
     let mut events = Vec::new();
     for payload in &payloads {
-        acc.push("message", payload);
+        acc.feed("message", payload);
         events.extend(std::iter::from_fn(|| acc.next_event()));
     }
-    acc.end_stream();
+    acc.finish();
     events.extend(std::iter::from_fn(|| acc.next_event()));
     check(name, "JSON lines", &events, acc.message());
     true

@@ -942,21 +942,24 @@ fn hostile_payloads_do_not_panic() {
     ];
     let mut acc = Provider::Anthropic.accumulator();
     for p in payloads {
-        acc.push("message", &obj(p));
+        acc.feed("message", &obj(p));
         while acc.next_event().is_some() {}
     }
-    acc.end_stream();
+    acc.finish();
     let _ = acc.message().to_value().to_json();
 }
 
 /// An accumulator whose messages keep at most `max_parts` content parts.
-fn with_max_parts(max_parts: usize) -> anthropic::Accumulator {
+fn with_max_parts(max_parts: usize) -> anthropic::AnthropicAccumulator {
     use llmstream::providers::{MessageBuilder, ProviderLimits};
     let limits = ProviderLimits {
         max_parts,
         ..ProviderLimits::default()
     };
-    anthropic::Accumulator::with_builder(MessageBuilder::with_limits(Provider::Anthropic, limits))
+    anthropic::AnthropicAccumulator::with_builder(MessageBuilder::with_limits(
+        Provider::Anthropic,
+        limits,
+    ))
 }
 
 #[test]
@@ -967,7 +970,7 @@ fn open_blocks_are_bounded() {
         let p = format!(
             r#"{{"type":"content_block_start","index":{i},"content_block":{{"type":"text","text":"t{i}"}}}}"#
         );
-        acc.push("message", &obj(&p));
+        acc.feed("message", &obj(&p));
     }
     let m = acc.message();
     assert!(m
@@ -1231,7 +1234,7 @@ fn refused_compaction_block_touches_no_other_part() {
         r#"{"type":"content_block_delta","index":1,"delta":{"type":"compaction_delta","content":"S"}}"#,
         r#"{"type":"content_block_delta","index":2,"delta":{"type":"compaction_delta","content":"T"}}"#,
     ] {
-        acc.push("message", &obj(p));
+        acc.feed("message", &obj(p));
     }
     let c = acc.message().choice().unwrap();
     assert_eq!(

@@ -638,7 +638,7 @@ fn quirk_multiple_candidates() {
     let mut acc = Provider::Gemini.accumulator();
     let mut complete = Vec::new();
     for line in body.lines().filter_map(|l| l.strip_prefix("data: ")) {
-        acc.push("message", &json::parse(line.as_bytes()).unwrap());
+        acc.feed("message", &json::parse(line.as_bytes()).unwrap());
         complete.push(acc.message().complete);
     }
     assert_eq!(complete, [false, false, true]);
@@ -743,10 +743,10 @@ fn hostile_payloads_do_not_panic() {
     ];
     let mut acc = Provider::Gemini.accumulator();
     for p in payloads {
-        acc.push("message", &obj(p));
+        acc.feed("message", &obj(p));
         while acc.next_event().is_some() {}
     }
-    acc.end_stream();
+    acc.finish();
     let _ = acc.message().to_value().to_json();
 }
 

@@ -108,7 +108,7 @@ fn pending_rule_a_string_and_a_container_at_once() {
     concat_checked(&lines);
 }
 
-/// DESIGN.md: what is held is held at most one snapshot longer. An empty
+/// docs/ARCHITECTURE.md: what is held is held at most one snapshot longer. An empty
 /// value held beside siblings is out as soon as one of them grows alone,
 /// not when its object closes.
 #[test]

@@ -213,7 +213,7 @@ proptest! {
         }
     }
 
-    /// DESIGN.md: the chunker "holds back only what is ambiguous, at most one
+    /// docs/ARCHITECTURE.md: the chunker "holds back only what is ambiguous, at most one
     /// snapshot longer". Of a generator that writes one value at a time,
     /// every value finished in snapshot k is complete in the text emitted
     /// once snapshot k + 1 is processed.

@@ -90,7 +90,7 @@ struct Block {
 
 /// Folds Anthropic Messages payloads into a message.
 #[derive(Debug, Clone)]
-pub struct Accumulator {
+pub struct AnthropicAccumulator {
     builder: MessageBuilder,
     /// Blocks started and not yet stopped, by their wire index.
     blocks: SortedMap<u64, Block>,
@@ -107,21 +107,21 @@ pub struct Accumulator {
     broken: bool,
 }
 
-impl Default for Accumulator {
+impl Default for AnthropicAccumulator {
     fn default() -> Self {
-        Accumulator::new()
+        AnthropicAccumulator::new()
     }
 }
 
-impl Accumulator {
+impl AnthropicAccumulator {
     /// An empty accumulator.
     pub fn new() -> Self {
-        Accumulator::with_builder(MessageBuilder::new(Provider::Anthropic))
+        AnthropicAccumulator::with_builder(MessageBuilder::new(Provider::Anthropic))
     }
 
     /// An accumulator over this builder (for custom limits).
     pub fn with_builder(builder: MessageBuilder) -> Self {
-        Accumulator {
+        AnthropicAccumulator {
             builder,
             blocks: SortedMap::new(),
             usage: Usage::default(),
@@ -531,11 +531,11 @@ fn is_empty_object(value: &Value) -> bool {
     matches!(value, Value::Object(map) if map.is_empty())
 }
 
-impl Accumulate for Accumulator {
+impl Accumulate for AnthropicAccumulator {
     super::read_payloads!();
 }
 
-impl Accumulator {
+impl AnthropicAccumulator {
     fn read<'v>(&mut self, event_type: &str, payload: impl View<'v>) {
         if self.broken {
             return;

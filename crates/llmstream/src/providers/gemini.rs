@@ -83,7 +83,7 @@ use crate::json::{Map, Value, View};
 
 /// Folds Gemini payloads into a message.
 #[derive(Debug, Clone)]
-pub struct Accumulator {
+pub struct GeminiAccumulator {
     builder: MessageBuilder,
     /// Per-candidate state, for candidates the builder accepted.
     candidates: SortedMap<u64, Candidate>,
@@ -218,21 +218,21 @@ struct OpenCall {
     writer: ArgsWriter,
 }
 
-impl Default for Accumulator {
+impl Default for GeminiAccumulator {
     fn default() -> Self {
-        Accumulator::new()
+        GeminiAccumulator::new()
     }
 }
 
-impl Accumulator {
+impl GeminiAccumulator {
     /// An empty accumulator.
     pub fn new() -> Self {
-        Accumulator::with_builder(MessageBuilder::new(Provider::Gemini))
+        GeminiAccumulator::with_builder(MessageBuilder::new(Provider::Gemini))
     }
 
     /// An accumulator over this builder (for custom limits).
     pub fn with_builder(builder: MessageBuilder) -> Self {
-        Accumulator {
+        GeminiAccumulator {
             builder,
             candidates: SortedMap::new(),
         }
@@ -771,10 +771,10 @@ pub fn normalize(reason: &str, called: bool) -> FinishReason {
     }
 }
 
-impl Accumulate for Accumulator {
+impl Accumulate for GeminiAccumulator {
     super::read_payloads!();
 
-    fn end_stream(&mut self) {
+    fn finish(&mut self) {
         let open: Vec<u64> = self
             .candidates
             .iter()
@@ -1100,9 +1100,9 @@ mod tests {
     #[test]
     fn a_candidate_that_starts_after_the_others_finished_reopens_the_message() {
         use crate::providers::Accumulator as _;
-        let mut acc = Accumulator::new();
+        let mut acc = GeminiAccumulator::new();
         let mut push = |line: &str| {
-            acc.push("message", &crate::json::parse(line.as_bytes()).unwrap());
+            acc.feed("message", &crate::json::parse(line.as_bytes()).unwrap());
             acc.message().complete
         };
         let text = |index: u64, finish: &str| {

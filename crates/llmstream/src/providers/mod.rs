@@ -145,12 +145,14 @@ impl Provider {
         use alloc::boxed::Box;
         let builder = MessageBuilder::with_limits(*self, limits);
         match self {
-            Provider::OpenAiChat => Box::new(openai_chat::Accumulator::with_builder(builder)),
-            Provider::OpenAiResponses => {
-                Box::new(openai_responses::Accumulator::with_builder(builder))
+            Provider::OpenAiChat => {
+                Box::new(openai_chat::OpenAiChatAccumulator::with_builder(builder))
             }
-            Provider::Anthropic => Box::new(anthropic::Accumulator::with_builder(builder)),
-            Provider::Gemini => Box::new(gemini::Accumulator::with_builder(builder)),
+            Provider::OpenAiResponses => Box::new(
+                openai_responses::OpenAiResponsesAccumulator::with_builder(builder),
+            ),
+            Provider::Anthropic => Box::new(anthropic::AnthropicAccumulator::with_builder(builder)),
+            Provider::Gemini => Box::new(gemini::GeminiAccumulator::with_builder(builder)),
         }
     }
 }
@@ -167,11 +169,11 @@ impl fmt::Display for Provider {
 /// tape nodes alike), and the builder is its `builder` field.
 macro_rules! read_payloads {
     () => {
-        fn push(&mut self, event_type: &str, payload: &crate::json::Value) {
+        fn feed(&mut self, event_type: &str, payload: &crate::json::Value) {
             self.read(event_type, payload);
         }
 
-        fn push_node(&mut self, event_type: &str, payload: crate::json::Node<'_>) {
+        fn feed_borrowed(&mut self, event_type: &str, payload: crate::json::Node<'_>) {
             self.read(event_type, payload);
         }
 
@@ -192,25 +194,25 @@ use read_payloads;
 pub trait Accumulator: fmt::Debug + Send + Sync {
     /// One parsed payload (an SSE event's data, or one line of a JSON-lines
     /// recording), with its SSE event type (`"message"` when none).
-    fn push(&mut self, event_type: &str, payload: &Value);
+    fn feed(&mut self, event_type: &str, payload: &Value);
 
     /// One payload read from a [`Tape`](crate::json::Tape) — what
     /// [`Pipeline`] does, so that a stream's payloads cost no allocation
-    /// each. The same as [`Accumulator::push`] with the node's value; every
-    /// accumulator here reads the node in place.
-    fn push_node(&mut self, event_type: &str, payload: Node<'_>) {
-        self.push(event_type, &payload.to_value());
+    /// each: the lending variant of [`Accumulator::feed`], the same with the
+    /// node's value; every accumulator here reads the node in place.
+    fn feed_borrowed(&mut self, event_type: &str, payload: Node<'_>) {
+        self.feed(event_type, &payload.to_value());
     }
 
-    /// The stream said it is done (OpenAI's `data: [DONE]`).
-    fn done(&mut self) {
+    /// The stream's own end marker arrived (OpenAI's `data: [DONE]`).
+    fn feed_done(&mut self) {
         self.builder_mut().complete();
     }
 
     /// The stream ended (the connection closed): open tool calls end with
     /// what they have; the message stays incomplete unless the provider
     /// said it was complete.
-    fn end_stream(&mut self) {
+    fn finish(&mut self) {
         self.builder_mut().end_stream();
     }
 

@@ -59,20 +59,20 @@ use crate::json::{Map, Value, View};
 /// use llmstream::json;
 /// use llmstream::providers::{openai_chat, Accumulator};
 ///
-/// let mut acc = openai_chat::Accumulator::new();
+/// let mut acc = openai_chat::OpenAiChatAccumulator::new();
 /// for line in [
 ///     r#"{"id":"c1","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"}}]}"#,
 ///     r#"{"id":"c1","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
 /// ] {
-///     acc.push("message", &json::parse(line.as_bytes()).unwrap());
+///     acc.feed("message", &json::parse(line.as_bytes()).unwrap());
 /// }
-/// acc.end_stream();
+/// acc.finish();
 /// let choice = acc.message().choice().unwrap();
 /// assert_eq!(choice.text, "Hi");
 /// assert_eq!(choice.finish_reason.as_deref(), Some("stop"));
 /// ```
 #[derive(Debug, Clone)]
-pub struct Accumulator {
+pub struct OpenAiChatAccumulator {
     builder: MessageBuilder,
     /// Wire indices that a second call reused (Ollama and some vLLM
     /// builds send `index: 0` for every parallel call): `(choice, index)`
@@ -81,21 +81,21 @@ pub struct Accumulator {
     renumbered: alloc::vec::Vec<(u64, u64, u64)>,
 }
 
-impl Default for Accumulator {
+impl Default for OpenAiChatAccumulator {
     fn default() -> Self {
-        Accumulator::new()
+        OpenAiChatAccumulator::new()
     }
 }
 
-impl Accumulator {
+impl OpenAiChatAccumulator {
     /// An empty accumulator.
     pub fn new() -> Self {
-        Accumulator::with_builder(MessageBuilder::new(Provider::OpenAiChat))
+        OpenAiChatAccumulator::with_builder(MessageBuilder::new(Provider::OpenAiChat))
     }
 
     /// An accumulator over this builder (to choose its limits).
     pub fn with_builder(builder: MessageBuilder) -> Self {
-        Accumulator {
+        OpenAiChatAccumulator {
             builder,
             renumbered: alloc::vec::Vec::new(),
         }
@@ -517,7 +517,7 @@ fn usage<'v>(usage: impl View<'v>) -> Usage {
     }
 }
 
-impl Accumulator {
+impl OpenAiChatAccumulator {
     fn read<'v>(&mut self, _event_type: &str, payload: impl View<'v>) {
         if let Some(error) = payload.get("error").filter(|e| !e.is_null()) {
             self.error(payload, error);
@@ -538,12 +538,12 @@ impl Accumulator {
     }
 }
 
-impl Accumulate for Accumulator {
+impl Accumulate for OpenAiChatAccumulator {
     super::read_payloads!();
 
     /// `data: [DONE]`: nothing more will come, so open tool calls end now
     /// (streams that never send a finish reason still get their calls).
-    fn done(&mut self) {
+    fn feed_done(&mut self) {
         self.builder.end_tool_calls();
         self.builder.complete();
     }
@@ -554,13 +554,13 @@ mod tests {
     use super::*;
     use crate::json::{self, Value};
 
-    fn run(lines: &[&str]) -> Accumulator {
-        let mut acc = Accumulator::new();
+    fn run(lines: &[&str]) -> OpenAiChatAccumulator {
+        let mut acc = OpenAiChatAccumulator::new();
         for line in lines {
             let value = json::parse(line.as_bytes()).unwrap_or(Value::Null);
-            acc.push("message", &value);
+            acc.feed("message", &value);
         }
-        acc.end_stream();
+        acc.finish();
         acc
     }
 
@@ -659,9 +659,9 @@ mod tests {
     /// when every choice it will have has finished.
     #[test]
     fn a_choice_that_starts_after_the_others_finished_reopens_the_message() {
-        let mut acc = Accumulator::new();
-        let push = |acc: &mut Accumulator, line: &str| {
-            acc.push("message", &json::parse(line.as_bytes()).unwrap());
+        let mut acc = OpenAiChatAccumulator::new();
+        let push = |acc: &mut OpenAiChatAccumulator, line: &str| {
+            acc.feed("message", &json::parse(line.as_bytes()).unwrap());
         };
         push(
             &mut acc,

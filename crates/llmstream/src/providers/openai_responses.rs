@@ -127,7 +127,7 @@ const CHOICE: u64 = 0;
 /// use llmstream::json;
 /// use llmstream::providers::{openai_responses, Accumulator};
 ///
-/// let mut acc = openai_responses::Accumulator::new();
+/// let mut acc = openai_responses::OpenAiResponsesAccumulator::new();
 /// for line in [
 ///     r#"{"type":"response.created","response":{"id":"r1","model":"m","status":"in_progress"}}"#,
 ///     r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","call_id":"c1","name":"f"}}"#,
@@ -135,7 +135,7 @@ const CHOICE: u64 = 0;
 ///     r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c1","name":"f","arguments":"{\"a\":1}"}}"#,
 ///     r#"{"type":"response.completed","response":{"id":"r1","status":"completed","usage":{"input_tokens":3,"output_tokens":2}}}"#,
 /// ] {
-///     acc.push("message", &json::parse(line.as_bytes()).unwrap());
+///     acc.feed("message", &json::parse(line.as_bytes()).unwrap());
 /// }
 /// let choice = acc.message().choice().unwrap();
 /// assert_eq!(choice.tool_calls.get(&0).unwrap().name, "f");
@@ -143,7 +143,7 @@ const CHOICE: u64 = 0;
 /// assert_eq!(acc.message().usage.as_ref().unwrap().total_tokens, Some(5));
 /// ```
 #[derive(Debug, Clone)]
-pub struct Accumulator {
+pub struct OpenAiResponsesAccumulator {
     builder: MessageBuilder,
     /// Added to the wire's `output_index`: 0 for the first response, the
     /// key after the last one used for each later concatenated response.
@@ -285,21 +285,21 @@ enum Final {
     Response,
 }
 
-impl Default for Accumulator {
+impl Default for OpenAiResponsesAccumulator {
     fn default() -> Self {
-        Accumulator::new()
+        OpenAiResponsesAccumulator::new()
     }
 }
 
-impl Accumulator {
+impl OpenAiResponsesAccumulator {
     /// An empty accumulator.
     pub fn new() -> Self {
-        Accumulator::with_builder(MessageBuilder::new(Provider::OpenAiResponses))
+        OpenAiResponsesAccumulator::with_builder(MessageBuilder::new(Provider::OpenAiResponses))
     }
 
     /// An accumulator over this builder (to choose its limits).
     pub fn with_builder(builder: MessageBuilder) -> Self {
-        Accumulator {
+        OpenAiResponsesAccumulator {
             builder,
             offset: 0,
             max_key: None,
@@ -1220,11 +1220,11 @@ fn sum(before: Option<&Usage>, now: Usage) -> Usage {
     }
 }
 
-impl Accumulate for Accumulator {
+impl Accumulate for OpenAiResponsesAccumulator {
     super::read_payloads!();
 }
 
-impl Accumulator {
+impl OpenAiResponsesAccumulator {
     fn read<'v>(&mut self, event_type: &str, payload: impl View<'v>) {
         let ty = get_str(payload, "type").unwrap_or(event_type);
         match ty {

@@ -209,7 +209,7 @@ impl Pipeline {
         let result = self.decoder.finish().map_err(PipelineError);
         self.drain()?;
         if let Some(acc) = self.accumulator.as_mut() {
-            acc.end_stream();
+            acc.finish();
         }
         result
     }
@@ -259,7 +259,7 @@ impl Pipeline {
         }
         if trimmed == "[DONE]" {
             if let Some(acc) = self.accumulator.as_mut() {
-                acc.done();
+                acc.feed_done();
             }
             return;
         }
@@ -308,7 +308,7 @@ impl Pipeline {
             self.accumulator = Some(acc);
         }
         if let Some(acc) = self.accumulator.as_mut() {
-            acc.push_node(event_type, payload);
+            acc.feed_borrowed(event_type, payload);
         }
     }
 
