@@ -162,13 +162,13 @@ fn accumulators(doc: &[u8]) {
             match line {
                 Line::Payload(ty, value) => {
                     let ty = if ty.is_empty() { "message" } else { ty };
-                    acc.push(ty, value);
+                    acc.feed(ty, value);
                 }
-                Line::Done => acc.done(),
+                Line::Done => acc.feed_done(),
             }
             events.extend(std::iter::from_fn(|| acc.next_event()));
         }
-        acc.end_stream();
+        acc.finish();
         events.extend(std::iter::from_fn(|| acc.next_event()));
         check_message(acc.message());
         let piped = run_pipeline(Some(provider), [&body[..]]);
