@@ -41,7 +41,7 @@ fn actions_bytes<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> Vec<ActionEv
     let mut stream = ActionStream::new();
     let mut events = Vec::new();
     for piece in pieces {
-        stream.push_bytes(piece);
+        stream.feed_bytes(piece);
         events.extend(std::iter::from_fn(|| stream.next_event()));
     }
     stream.finish();
@@ -53,7 +53,7 @@ fn actions_text<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Vec<ActionEven
     let mut stream = ActionStream::new();
     let mut events = Vec::new();
     for piece in pieces {
-        stream.push(piece);
+        stream.feed(piece);
         events.extend(std::iter::from_fn(|| stream.next_event()));
     }
     stream.finish();
@@ -65,7 +65,7 @@ fn detect<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> (Vec<Detected>, Res
     let mut detector = ToolCallDetector::new();
     let mut events = Vec::new();
     for piece in pieces {
-        let result = detector.push(piece);
+        let result = detector.feed(piece);
         events.extend(std::iter::from_fn(|| detector.next_event()));
         if result.is_err() {
             // What came before the error depends on where pieces ended.
@@ -119,13 +119,13 @@ fn arguments(pieces: &[&str], accumulated: bool) -> Vec<ToolEvent> {
     for piece in pieces {
         if accumulated {
             text.push_str(piece);
-            streams.push_accumulated("call", &text);
+            streams.feed_accumulated("call", &text);
         } else {
-            streams.push("call", piece);
+            streams.feed("call", piece);
         }
         events.extend(std::iter::from_fn(|| streams.next_event()));
     }
-    streams.end("call");
+    streams.finish("call");
     events.extend(std::iter::from_fn(|| streams.next_event()));
     if let Some(at) = events
         .iter()

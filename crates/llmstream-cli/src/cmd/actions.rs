@@ -31,7 +31,7 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
         out.value_line(&event_value(event))
     };
     args.input.each_piece(|piece| {
-        stream.push_bytes(piece.bytes);
+        stream.feed_bytes(piece.bytes);
         while let Some(event) = stream.next_event() {
             print(&event, &mut out)?;
         }

@@ -108,7 +108,7 @@ fn actions_invalid_escape_before_a_non_ascii_character_does_not_hang() {
         let (done, wait) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let mut actions = ActionStream::new();
-            actions.push(text);
+            actions.feed(text);
             actions.finish();
             let events: Vec<ActionEvent> = std::iter::from_fn(|| actions.next_event()).collect();
             let _ = done.send(events);
@@ -131,7 +131,7 @@ fn an_overlong_fence_info_string_is_judged_the_same_whatever_the_cuts() {
     let run = |pieces: &[&str]| {
         let mut stream = ActionStream::new();
         for piece in pieces {
-            stream.push(piece);
+            stream.feed(piece);
         }
         stream.finish();
         let mut out: Vec<ActionEvent> = Vec::new();

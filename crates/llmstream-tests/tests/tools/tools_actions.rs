@@ -15,7 +15,7 @@ use proptest::prelude::*;
 fn run(pieces: &[&str]) -> Vec<ActionEvent> {
     let mut stream = ActionStream::new();
     for piece in pieces {
-        stream.push(piece);
+        stream.feed(piece);
     }
     stream.finish();
     std::iter::from_fn(|| stream.next_event()).collect()
@@ -25,7 +25,7 @@ fn run(pieces: &[&str]) -> Vec<ActionEvent> {
 fn run_bytes(pieces: &[&[u8]]) -> Vec<ActionEvent> {
     let mut stream = ActionStream::new();
     for piece in pieces {
-        stream.push_bytes(piece);
+        stream.feed_bytes(piece);
     }
     stream.finish();
     std::iter::from_fn(|| stream.next_event()).collect()
@@ -279,13 +279,13 @@ fn action_last_holds_everything_until_the_start() {
 
     // Nothing about the call is reported before `action` arrives.
     let mut stream = ActionStream::new();
-    stream.push("```json\n{\"q\":\"ru\\nst\",\"n\":[1,true,null],\"act");
+    stream.feed("```json\n{\"q\":\"ru\\nst\",\"n\":[1,true,null],\"act");
     let early: Vec<ActionEvent> = std::iter::from_fn(|| stream.next_event()).collect();
     assert!(
         early.iter().all(|e| !is_tool_event(e)),
         "held, not reported: {early:?}"
     );
-    stream.push("ion\":\"search\"");
+    stream.feed("ion\":\"search\"");
     let at_start: Vec<ActionEvent> = std::iter::from_fn(|| stream.next_event()).collect();
     assert_eq!(at_start.first(), Some(&start(0, "search")));
     assert_eq!(
@@ -1569,9 +1569,9 @@ fn a_deep_value_before_the_action_member_is_held_within_bounds() {
 fn an_argument_string_cut_short_past_the_allowance_keeps_all_its_text() {
     let (_, head, text) = common::string_past_the_allowance();
     let mut stream = ActionStream::new();
-    stream.push(&format!("```json\n{{\"action\":\"f\",{head}"));
+    stream.feed(&format!("```json\n{{\"action\":\"f\",{head}"));
     for c in text.chars() {
-        stream.push(&c.to_string());
+        stream.feed(&c.to_string());
     }
     let deltas = |events: &[ActionEvent]| -> String {
         events

@@ -79,22 +79,22 @@ fn merged(events: Vec<ToolEvent>) -> Vec<ToolEvent> {
 #[test]
 fn interleaved_ids_keep_their_own_state() {
     let mut calls = ArgumentStreams::new();
-    calls.push("call_2", "{\"blocks\":[{\"content\":\"He");
-    calls.push("call_1", "{\"q\":\"ru");
-    calls.push("call_2", "llo\"},{\"content\":\"x\"}]");
-    calls.push("call_1", "st\",\"n\":");
-    calls.push("call_2", "}");
-    calls.push("call_1", "5}");
+    calls.feed("call_2", "{\"blocks\":[{\"content\":\"He");
+    calls.feed("call_1", "{\"q\":\"ru");
+    calls.feed("call_2", "llo\"},{\"content\":\"x\"}]");
+    calls.feed("call_1", "st\",\"n\":");
+    calls.feed("call_2", "}");
+    calls.feed("call_1", "5}");
     assert_eq!(calls.arguments("call_1"), Some(&v(r#"{"q":"rust","n":5}"#)));
     assert_eq!(
         calls.text("call_2"),
         Some(r#"{"blocks":[{"content":"Hello"},{"content":"x"}]}"#)
     );
     assert_eq!(
-        calls.end("call_2"),
+        calls.finish("call_2"),
         Some(v(r#"{"blocks":[{"content":"Hello"},{"content":"x"}]}"#))
     );
-    assert_eq!(calls.end("call_1"), Some(v(r#"{"q":"rust","n":5}"#)));
+    assert_eq!(calls.finish("call_1"), Some(v(r#"{"q":"rust","n":5}"#)));
     assert_eq!(
         drain(&mut calls),
         [
@@ -129,9 +129,9 @@ fn interleaved_ids_keep_their_own_state() {
 #[test]
 fn an_error_in_one_call_leaves_the_others_alone() {
     let mut calls = ArgumentStreams::new();
-    calls.push("bad", "{\"a\" 1}");
-    calls.push("good", "{\"a\":1}");
-    calls.end("good");
+    calls.feed("bad", "{\"a\" 1}");
+    calls.feed("good", "{\"a\":1}");
+    calls.finish("good");
     let events = drain(&mut calls);
     assert_eq!(error_messages(&events, "bad").len(), 1);
     assert!(error_messages(&events, "good").is_empty());
@@ -141,9 +141,9 @@ fn an_error_in_one_call_leaves_the_others_alone() {
 #[test]
 fn array_paths_are_indexed() {
     let mut calls = ArgumentStreams::new();
-    calls.push("c", "{\"options\":[\"a\",\"b\",\"cd");
-    calls.push("c", "e\"]}");
-    calls.end("c");
+    calls.feed("c", "{\"options\":[\"a\",\"b\",\"cd");
+    calls.feed("c", "e\"]}");
+    calls.finish("c");
     let events = merged(drain(&mut calls));
     assert!(
         events.contains(&delta("c", "options[2]", "cde")),
@@ -161,14 +161,14 @@ fn accumulated_text_emits_only_what_is_new() {
     let pieces = ["{\"q\":\"ru", "st\",\"tags\":[\"a", "\"]", "}"];
     let mut so_far = String::new();
     for piece in pieces {
-        fragments.push("c", piece);
+        fragments.feed("c", piece);
         so_far.push_str(piece);
-        accumulated.push_accumulated("c", &so_far);
+        accumulated.feed_accumulated("c", &so_far);
         // The same text again: nothing new, no error.
-        accumulated.push_accumulated("c", &so_far);
+        accumulated.feed_accumulated("c", &so_far);
     }
-    fragments.end("c");
-    accumulated.end("c");
+    fragments.finish("c");
+    accumulated.finish("c");
     let expected = drain(&mut fragments);
     assert!(expected.contains(&end("c", r#"{"q":"rust","tags":["a"]}"#)));
     assert_eq!(drain(&mut accumulated), expected);
@@ -178,11 +178,11 @@ fn accumulated_text_emits_only_what_is_new() {
 #[test]
 fn accumulated_text_that_does_not_extend_is_an_error_and_ignored() {
     let mut calls = ArgumentStreams::new();
-    calls.push_accumulated("c", "{\"q\":\"ru");
-    calls.push_accumulated("c", "{\"x\":\"ru"); // rewrites what came before
-    calls.push_accumulated("c", "{\"q\""); // shorter
-    calls.push_accumulated("c", "{\"q\":\"rust\"}");
-    let arguments = calls.end("c");
+    calls.feed_accumulated("c", "{\"q\":\"ru");
+    calls.feed_accumulated("c", "{\"x\":\"ru"); // rewrites what came before
+    calls.feed_accumulated("c", "{\"q\""); // shorter
+    calls.feed_accumulated("c", "{\"q\":\"rust\"}");
+    let arguments = calls.finish("c");
     let events = drain(&mut calls);
     assert_eq!(error_messages(&events, "c").len(), 2, "{events:?}");
     // Ignored: the call went on as if they never came.
@@ -206,12 +206,12 @@ fn accumulated_text_that_does_not_extend_is_an_error_and_ignored() {
 #[test]
 fn accumulated_and_fragment_modes_mix_per_call() {
     let mut calls = ArgumentStreams::new();
-    calls.push_accumulated("a", "{\"x\":");
-    calls.push("b", "[1,");
-    calls.push_accumulated("a", "{\"x\":true}");
-    calls.push("b", "2]");
-    assert_eq!(calls.end("a"), Some(v(r#"{"x":true}"#)));
-    assert_eq!(calls.end("b"), Some(v("[1,2]")));
+    calls.feed_accumulated("a", "{\"x\":");
+    calls.feed("b", "[1,");
+    calls.feed_accumulated("a", "{\"x\":true}");
+    calls.feed("b", "2]");
+    assert_eq!(calls.finish("a"), Some(v(r#"{"x":true}"#)));
+    assert_eq!(calls.finish("b"), Some(v("[1,2]")));
     assert!(error_messages(&drain(&mut calls), "a").is_empty());
 }
 
@@ -222,13 +222,13 @@ fn empty_arguments_end_as_an_empty_object() {
     for fragments in [&[][..], &[""], &["  ", "\n"], &["{}"], &["{", "}"]] {
         let mut calls = ArgumentStreams::new();
         for f in fragments {
-            calls.push("c", f);
+            calls.feed("c", f);
         }
         if fragments.is_empty() {
             // A call is created by its first (possibly empty) text.
-            calls.push_accumulated("c", "");
+            calls.feed_accumulated("c", "");
         }
-        assert_eq!(calls.end("c"), Some(v("{}")), "{fragments:?}");
+        assert_eq!(calls.finish("c"), Some(v("{}")), "{fragments:?}");
         assert_eq!(drain(&mut calls), [end("c", "{}")], "{fragments:?}");
     }
     let mut stream = ArgumentStream::json();
@@ -239,11 +239,11 @@ fn empty_arguments_end_as_an_empty_object() {
 #[test]
 fn unknown_and_ended_calls() {
     let mut calls = ArgumentStreams::new();
-    assert_eq!(calls.end("nobody"), None);
-    calls.push("c", "{}");
-    assert!(calls.end("c").is_some());
-    assert_eq!(calls.end("c"), None, "ended once");
-    calls.push("c", " ");
+    assert_eq!(calls.finish("nobody"), None);
+    calls.feed("c", "{}");
+    assert!(calls.finish("c").is_some());
+    assert_eq!(calls.finish("c"), None, "ended once");
+    calls.feed("c", " ");
     let events = drain(&mut calls);
     assert_eq!(
         events
@@ -262,11 +262,11 @@ fn unknown_and_ended_calls() {
 #[test]
 fn invalid_json_is_reported_once() {
     let mut calls = ArgumentStreams::new();
-    calls.push("c", "{\"a\":\"ok\",");
-    calls.push("c", "oops");
-    calls.push("c", "\"more\":1}");
-    calls.push("c", "}}}");
-    let arguments = calls.end("c");
+    calls.feed("c", "{\"a\":\"ok\",");
+    calls.feed("c", "oops");
+    calls.feed("c", "\"more\":1}");
+    calls.feed("c", "}}}");
+    let arguments = calls.finish("c");
     let events = drain(&mut calls);
     let errors = error_messages(&events, "c");
     assert_eq!(errors.len(), 1, "{events:?}");
@@ -292,8 +292,8 @@ fn invalid_json_is_reported_once() {
 #[test]
 fn arguments_cut_short_end_with_the_partial_value_and_an_error() {
     let mut calls = ArgumentStreams::new();
-    calls.push("c", "{\"path\":\"a.rs\",\"text\":\"fn ma");
-    let arguments = calls.end("c");
+    calls.feed("c", "{\"path\":\"a.rs\",\"text\":\"fn ma");
+    let arguments = calls.finish("c");
     assert_eq!(arguments, Some(v(r#"{"path":"a.rs","text":"fn ma"}"#)));
     let events = drain(&mut calls);
     assert_eq!(error_messages(&events, "c").len(), 1, "{events:?}");
@@ -482,10 +482,10 @@ proptest! {
         let b_pieces = split_text(&b_json, &b_cuts);
 
         let mut whole = ArgumentStreams::new();
-        whole.push("a", &a_json);
-        whole.end("a");
-        whole.push("b", &b_json);
-        whole.end("b");
+        whole.feed("a", &a_json);
+        whole.finish("a");
+        whole.feed("b", &b_json);
+        whole.finish("b");
         let whole = merged(drain(&mut whole));
 
         let mut fragments = ArgumentStreams::new();
@@ -497,21 +497,21 @@ proptest! {
             let take_a = bi >= b_pieces.len()
                 || (ai < a_pieces.len() && order.next().unwrap_or(true));
             if take_a {
-                fragments.push("a", a_pieces[ai]);
+                fragments.feed("a", a_pieces[ai]);
                 a_so_far.push_str(a_pieces[ai]);
-                accumulated.push_accumulated("a", &a_so_far);
+                accumulated.feed_accumulated("a", &a_so_far);
                 ai += 1;
             } else {
-                fragments.push("b", b_pieces[bi]);
+                fragments.feed("b", b_pieces[bi]);
                 b_so_far.push_str(b_pieces[bi]);
-                accumulated.push_accumulated("b", &b_so_far);
+                accumulated.feed_accumulated("b", &b_so_far);
                 bi += 1;
             }
         }
-        fragments.end("a");
-        fragments.end("b");
-        accumulated.end("a");
-        accumulated.end("b");
+        fragments.finish("a");
+        fragments.finish("b");
+        accumulated.finish("a");
+        accumulated.finish("b");
         let fragment_events = drain(&mut fragments);
         prop_assert_eq!(drain(&mut accumulated), fragment_events.clone());
 
@@ -757,13 +757,13 @@ fn many_call_ids_in_descending_order_are_all_kept() {
     let mut calls = ArgumentStreams::with_max_calls(5_000);
     let ids: Vec<String> = (0..5_000).rev().map(|i| format!("call_{i:05}")).collect();
     for id in &ids {
-        calls.push(id, "{\"n\":1}");
+        calls.feed(id, "{\"n\":1}");
     }
     let mut sorted = ids.clone();
     sorted.sort();
     assert_eq!(calls.ids().collect::<Vec<_>>(), sorted);
     for id in &ids {
-        assert_eq!(calls.end(id), Some(v(r#"{"n":1}"#)));
+        assert_eq!(calls.finish(id), Some(v(r#"{"n":1}"#)));
     }
 }
 
@@ -774,10 +774,10 @@ fn calls_past_the_limit_are_refused_with_an_error() {
         ArgumentStreams::DEFAULT_MAX_CALLS
     );
     let mut calls = ArgumentStreams::with_max_calls(2);
-    calls.push("a", "{}");
-    calls.push("b", "{}");
-    calls.push("c", "{\"x\":1}");
-    calls.push("a", " ");
+    calls.feed("a", "{}");
+    calls.feed("b", "{}");
+    calls.feed("c", "{\"x\":1}");
+    calls.feed("a", " ");
     let events = drain(&mut calls);
     let errors = error_messages(&events, "c");
     assert_eq!(errors.len(), 1);
@@ -789,8 +789,8 @@ fn calls_past_the_limit_are_refused_with_an_error() {
     assert!(error_messages(&events, "a").is_empty());
     assert_eq!(calls.ids().collect::<Vec<_>>(), ["a", "b"]);
     assert_eq!(calls.arguments("c"), None);
-    assert_eq!(calls.end("c"), None);
-    assert_eq!(calls.end("a"), Some(v("{}")));
+    assert_eq!(calls.finish("c"), None);
+    assert_eq!(calls.finish("a"), Some(v("{}")));
 }
 
 /// Ordinary arguments fed a byte at a time keep every event: the
@@ -865,10 +865,10 @@ fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
 
     let mut calls = ArgumentStreams::new();
     for piece in pieces() {
-        calls.push("c", &piece);
+        calls.feed("c", &piece);
     }
     assert_eq!(
-        calls.end("c").as_ref().and_then(|a| a.get(&key)),
+        calls.finish("c").as_ref().and_then(|a| a.get(&key)),
         full.get(&key)
     );
     let texts: Vec<String> = drain(&mut calls)

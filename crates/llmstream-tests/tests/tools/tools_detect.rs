@@ -53,7 +53,7 @@ fn run(pieces: &[&[u8]]) -> (Vec<Detected>, bool) {
     let mut detector = ToolCallDetector::new();
     let mut events = Vec::new();
     for piece in pieces {
-        detector.push(piece).expect("valid input");
+        detector.feed(piece).expect("valid input");
         events.extend(drain(&mut detector));
     }
     let ok = detector.finish().is_ok();
@@ -67,12 +67,12 @@ const ANTHROPIC: &str = r#"{"type":"tool_use","id":"toolu_01","name":"str_replac
 fn id_and_name_are_reported_before_the_input_finishes() {
     let mut detector = ToolCallDetector::new();
     detector
-        .push(br#"{"type":"tool_use","id":"toolu_"#)
+        .feed(br#"{"type":"tool_use","id":"toolu_"#)
         .unwrap();
     assert_eq!(drain(&mut detector), [], "the id is not complete yet");
-    detector.push(br#"01","name":"str_rep"#).unwrap();
+    detector.feed(br#"01","name":"str_rep"#).unwrap();
     assert_eq!(drain(&mut detector), [Detected::Id("toolu_01".into())]);
-    detector.push(br#"lace","input":{"path":"src/a"#).unwrap();
+    detector.feed(br#"lace","input":{"path":"src/a"#).unwrap();
     assert_eq!(
         drain(&mut detector),
         [Detected::Name("str_replace".into()), delta("path", "src/a")]
@@ -118,10 +118,10 @@ fn input_deltas_and_values_have_paths_relative_to_the_input() {
 fn the_name_arguments_shape() {
     let text = r#"{"name":"search","arguments":{"q":"rust","k":[1,2]}}"#;
     let mut detector = ToolCallDetector::new();
-    detector.push(&text.as_bytes()[..22]).unwrap(); // up to `"arguments":{"q`
+    detector.feed(&text.as_bytes()[..22]).unwrap(); // up to `"arguments":{"q`
     let early = drain(&mut detector);
     assert_eq!(early, [Detected::Name("search".into())]);
-    detector.push(&text.as_bytes()[22..]).unwrap();
+    detector.feed(&text.as_bytes()[22..]).unwrap();
     detector.finish().unwrap();
     let rest = merged(drain(&mut detector));
     assert_eq!(
@@ -176,9 +176,9 @@ fn members_outside_the_input_are_not_arguments() {
 #[test]
 fn invalid_input_is_an_error() {
     let mut detector = ToolCallDetector::new();
-    detector.push(br#"{"name":"a","#).unwrap();
+    detector.feed(br#"{"name":"a","#).unwrap();
     assert_eq!(drain(&mut detector), [Detected::Name("a".into())]);
-    assert!(detector.push(b"]").is_err());
+    assert!(detector.feed(b"]").is_err());
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn a_deep_input_is_reported_whole_without_a_copy_per_level() {
     );
     let text = format!(r#"{{"id":"t","name":"f","input":{{"x":{deep}}}}}"#);
     let mut detector = ToolCallDetector::new();
-    detector.push(text.as_bytes()).unwrap();
+    detector.feed(text.as_bytes()).unwrap();
     detector.finish().unwrap();
     let events = drain(&mut detector);
     let input = v(&format!("{{\"x\":{deep}}}"));
@@ -374,7 +374,7 @@ fn a_deep_input_is_reported_whole_without_a_copy_per_level() {
 #[test]
 fn a_top_level_array_is_not_a_call() {
     let mut detector = ToolCallDetector::new();
-    detector.push(b"[1, 2, 3]").expect("valid JSON");
+    detector.feed(b"[1, 2, 3]").expect("valid JSON");
     let _ = detector.finish();
     let events = drain(&mut detector);
     assert!(
@@ -391,11 +391,11 @@ fn an_input_string_cut_short_past_the_allowance_keeps_all_its_text() {
     let (_, head, text) = common::string_past_the_allowance();
     let mut detector = ToolCallDetector::new();
     detector
-        .push(format!(r#"{{"name":"f","input":{{{head}"#).as_bytes())
+        .feed(format!(r#"{{"name":"f","input":{{{head}"#).as_bytes())
         .unwrap();
     let mut events = Vec::new();
     for c in text.chars() {
-        detector.push(c.to_string().as_bytes()).unwrap();
+        detector.feed(c.to_string().as_bytes()).unwrap();
         events.extend(drain(&mut detector));
     }
     let deltas = |events: &[Detected]| -> String {

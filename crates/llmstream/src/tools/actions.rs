@@ -35,7 +35,7 @@ use crate::json::{
 ///   read as prose (in a fence, up to its closing fence, which is not shown,
 ///   as its opening was not).
 /// - Errors give the byte offset in the whole input (an invalid UTF-8
-///   sequence given to [`ActionStream::push_bytes`] counts as its own
+///   sequence given to [`ActionStream::feed_bytes`] counts as its own
 ///   bytes, not as its U+FFFD).
 ///
 /// ```
@@ -43,7 +43,7 @@ use crate::json::{
 ///
 /// let mut actions = ActionStream::new();
 /// for piece in ["Let me look.\n``", "`json\n{\"query\": \"ru", "st\", \"action\": \"search\"}\n```\nDone."] {
-///     actions.push(piece);
+///     actions.feed(piece);
 /// }
 /// actions.finish();
 /// let events: Vec<ActionEvent> = std::iter::from_fn(|| actions.next_event()).collect();
@@ -249,14 +249,14 @@ impl ActionStream {
     }
 
     /// Feeds the next piece of model text.
-    pub fn push(&mut self, input: &str) {
+    pub fn feed(&mut self, input: &str) {
         self.read(input);
         self.flush_text();
     }
 
     /// Reads `input`, keeping the text at its end open: the text of one
     /// piece is one [`ActionEvent::Text`] however many parts it is read in
-    /// (the valid runs and U+FFFDs of [`push_bytes`](Self::push_bytes)).
+    /// (the valid runs and U+FFFDs of [`feed_bytes`](Self::feed_bytes)).
     fn read(&mut self, input: &str) {
         let base = self.offset;
         let mut i = 0;
@@ -288,7 +288,7 @@ impl ActionStream {
 
     /// Feeds bytes: a UTF-8 sequence cut by the end of a piece waits for the
     /// next one; invalid bytes become U+FFFD.
-    pub fn push_bytes(&mut self, bytes: &[u8]) {
+    pub fn feed_bytes(&mut self, bytes: &[u8]) {
         let mut buf = core::mem::take(&mut self.utf8);
         buf.extend_from_slice(bytes);
         let mut start = 0;

@@ -21,7 +21,7 @@ use crate::json::{Error, EventKind, Parser, PathBuf, Segment, Value};
 /// use llmstream::tools::{Detected, ToolCallDetector};
 ///
 /// let mut detector = ToolCallDetector::new();
-/// detector.push(br#"{"type":"tool_use","id":"toolu_1","name":"search","input":{"q":"ru"#)?;
+/// detector.feed(br#"{"type":"tool_use","id":"toolu_1","name":"search","input":{"q":"ru"#)?;
 /// let early: Vec<Detected> = std::iter::from_fn(|| detector.next_event()).collect();
 /// assert_eq!(early[0], Detected::Id("toolu_1".into()));
 /// assert_eq!(early[1], Detected::Name("search".into()));
@@ -94,7 +94,7 @@ impl ToolCallDetector {
     }
 
     /// Feeds the next piece of the object.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<(), Error> {
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let events = &mut self.events;
         let budget = &mut self.budget;
         let base = self.parser.bytes_fed();

@@ -24,10 +24,10 @@ use crate::json::{PathBuf, Value};
 /// use llmstream::tools::{ArgumentStreams, ToolEvent};
 ///
 /// let mut calls = ArgumentStreams::new();
-/// calls.push("call_1", r#"{"blocks":[{"content":"Hel"#);
-/// calls.push("call_2", r#"{"q":"rust"}"#);
-/// calls.push("call_1", r#"lo"}]}"#);
-/// calls.end("call_1");
+/// calls.feed("call_1", r#"{"blocks":[{"content":"Hel"#);
+/// calls.feed("call_2", r#"{"q":"rust"}"#);
+/// calls.feed("call_1", r#"lo"}]}"#);
+/// calls.finish("call_1");
 /// let deltas: Vec<String> = std::iter::from_fn(|| calls.next_event())
 ///     .filter_map(|e| match e {
 ///         ToolEvent::ArgumentDelta { id, path, text } => Some(format!("{id} {path} += {text}")),
@@ -134,7 +134,7 @@ impl ArgumentStreams {
     /// Appends a fragment of a call's arguments (the call is created on its
     /// first fragment; past [`ArgumentStreams::max_calls`] calls, a new
     /// call is refused with an error event and its fragment ignored).
-    pub fn push(&mut self, id: &str, fragment: &str) {
+    pub fn feed(&mut self, id: &str, fragment: &str) {
         if !self.calls.contains_key(id) {
             let max = self.max_calls();
             if self.calls.len() >= max {
@@ -176,13 +176,13 @@ impl ArgumentStreams {
     /// Takes the accumulated text so far (as some providers send it) and
     /// pushes only what is new. A text that does not extend what came
     /// before is an error event, and is ignored.
-    pub fn push_accumulated(&mut self, id: &str, text: &str) {
+    pub fn feed_accumulated(&mut self, id: &str, text: &str) {
         let known = self.calls.get(id).map_or("", ArgumentStream::raw);
         match text.strip_prefix(known) {
             Some(new) => {
                 if !new.is_empty() || !self.calls.contains_key(id) {
                     let new = String::from(new);
-                    self.push(id, &new);
+                    self.feed(id, &new);
                 }
             }
             None => {
@@ -200,7 +200,7 @@ impl ArgumentStreams {
 
     /// Ends a call: its final arguments, also reported as an
     /// [`ToolEvent::End`] event. `None` for an unknown or ended call.
-    pub fn end(&mut self, id: &str) -> Option<Value> {
+    pub fn finish(&mut self, id: &str) -> Option<Value> {
         let stream = self.calls.get_mut(id)?;
         if stream.is_ended() {
             return None;
