@@ -49,7 +49,7 @@ const RETRY: &[u8] = b"retry";
 /// assert_eq!(seen, ["delta=hello", "comment ping"]);
 /// ```
 ///
-/// Call [`next`](Decoder::next) until it returns `None` after each
+/// Call [`next_event`](Decoder::next_event) until it returns `None` after each
 /// [`feed`](Decoder::feed): the decoder buffers what it is given until it is
 /// pulled, and only then are the [`Limits`] checked. Everything a piece
 /// completes is available at once; in particular a CR that ends a piece
@@ -214,7 +214,7 @@ impl Decoder {
     /// Reads `input` as the next piece of the stream, interpreting the
     /// lines it holds whole where they lie: nothing is copied but the start
     /// of a line it cuts (and the data of an event it leaves open). Pull
-    /// the items from the returned [`Decode`] as from [`Decoder::next_event`];
+    /// the items from the returned [`Feed`] as from [`Decoder::next_event`];
     /// whatever is not pulled before it is dropped is kept, and
     /// [`Decoder::next_event`] hands it out. The items are the same as
     /// [`Decoder::feed`]'s, however the stream is cut.
@@ -322,7 +322,7 @@ impl Decoder {
 
     /// Ends the stream. What is left of an unfinished event is discarded,
     /// as the standard says; so is an unfinished last line (and anything
-    /// fed but not yet pulled with [`next`](Decoder::next)). Returns the
+    /// fed but not yet pulled with [`next_event`](Decoder::next_event)). Returns the
     /// error if a limit was exceeded.
     ///
     /// The decoder is then ready for a new stream (a new connection: a BOM

@@ -7,7 +7,7 @@ use core::fmt;
 ///
 /// Displays like `line longer than the limit of 1048576 bytes at byte 1234
 /// (reading field "data")`. The decoder is failed afterwards: it reports the
-/// error once from [`next`](super::Decoder::next), ignores further input,
+/// error once from [`next_event`](super::Decoder::next_event), ignores further input,
 /// and returns the error again from [`finish`](super::Decoder::finish).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {

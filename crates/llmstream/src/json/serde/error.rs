@@ -8,7 +8,7 @@ use serde::de::{self};
 
 use crate::json::path::{Path, Segment};
 
-/// Why a [`Value`] could not be read as the requested type, and where.
+/// Why a [`Value`](crate::json::Value) could not be read as the requested type, and where.
 ///
 /// Displays as serde's message followed by the path, like
 /// `invalid type: string "x", expected u32 at days[1].budget`.
