@@ -354,7 +354,10 @@ fn concurrent() {
                 .map(|_| {
                     let mut stream = ArgumentStream::json();
                     for piece in &half {
-                        stream.push(piece, |event| drop(black_box(event)));
+                        stream.feed(piece);
+                        while let Some(event) = stream.next_event() {
+                            drop(black_box(event));
+                        }
                     }
                     stream
                 })

@@ -232,7 +232,7 @@ fn empty_arguments_end_as_an_empty_object() {
         assert_eq!(drain(&mut calls), [end("c", "{}")], "{fragments:?}");
     }
     let mut stream = ArgumentStream::json();
-    assert_eq!(stream.end(), v("{}"));
+    assert_eq!(finish(&mut stream), v("{}"));
     assert!(stream.error().is_none());
 }
 
@@ -307,12 +307,17 @@ fn arguments_cut_short_end_with_the_partial_value_and_an_error() {
 fn free_text_arguments_are_kept_not_parsed() {
     let mut stream = ArgumentStream::text();
     let mut events = Vec::new();
-    stream.push("*** Begin Patch\n{not json", |e| events.push(e));
-    stream.push("}", |e| events.push(e));
+    push(&mut stream, "*** Begin Patch\n{not json", |e| {
+        events.push(e)
+    });
+    push(&mut stream, "}", |e| events.push(e));
     assert!(events.is_empty());
     assert_eq!(stream.raw(), "*** Begin Patch\n{not json}");
     assert_eq!(stream.snapshot(), None);
-    assert_eq!(stream.end(), Value::from("*** Begin Patch\n{not json}"));
+    assert_eq!(
+        finish(&mut stream),
+        Value::from("*** Begin Patch\n{not json}")
+    );
     assert!(stream.error().is_none());
 }
 
@@ -320,12 +325,14 @@ fn free_text_arguments_are_kept_not_parsed() {
 fn a_single_stream_reports_deltas_values_and_a_live_snapshot() {
     let mut stream = ArgumentStream::default();
     let mut events = Vec::new();
-    stream.push("{\"blocks\":[{\"content\":\"Hel", |e| events.push(e));
+    push(&mut stream, "{\"blocks\":[{\"content\":\"Hel", |e| {
+        events.push(e)
+    });
     assert_eq!(
         stream.snapshot(),
         Some(&v(r#"{"blocks":[{"content":"Hel"}]}"#))
     );
-    stream.push("lo\"}],\"done\":false}", |e| events.push(e));
+    push(&mut stream, "lo\"}],\"done\":false}", |e| events.push(e));
     assert_eq!(
         events,
         [
@@ -356,7 +363,7 @@ fn a_single_stream_reports_deltas_values_and_a_live_snapshot() {
         ]
     );
     assert_eq!(
-        stream.end(),
+        finish(&mut stream),
         v(r#"{"blocks":[{"content":"Hello"}],"done":false}"#)
     );
     assert!(stream.is_ended());
@@ -629,8 +636,8 @@ fn a_completed_container_is_its_own_value_among_duplicate_keys() {
                 values.push((path.to_string(), value.to_json()));
             }
         };
-        stream.push(&text[..cut], &mut on);
-        stream.push(&text[cut..], &mut on);
+        push(&mut stream, &text[..cut], &mut on);
+        push(&mut stream, &text[cut..], &mut on);
         assert_eq!(values, expected, "cut at {cut}");
     }
 }
@@ -640,21 +647,23 @@ fn a_completed_container_is_its_own_value_among_duplicate_keys() {
 #[test]
 fn ending_is_final_and_only_json_whitespace_is_empty() {
     let mut stream = ArgumentStream::json();
-    stream.push(r#"{"a":"x"#, |_| {});
-    let first = stream.end();
+    push(&mut stream, r#"{"a":"x"#, |_| {});
+    let first = finish(&mut stream);
     assert_eq!(first, v(r#"{"a":"x"}"#));
-    assert_eq!(stream.end(), first, "a second end says the same");
-    stream.push(r#"","b":1}"#, |_| panic!("no events after the end"));
-    assert_eq!(stream.end(), first);
+    assert_eq!(finish(&mut stream), first, "a second end says the same");
+    push(&mut stream, r#"","b":1}"#, |_| {
+        panic!("no events after the end")
+    });
+    assert_eq!(finish(&mut stream), first);
     for blank in [" \t\r\n", ""] {
         let mut stream = ArgumentStream::json();
-        stream.push(blank, |_| {});
-        assert_eq!(stream.end(), v("{}"));
+        push(&mut stream, blank, |_| {});
+        assert_eq!(finish(&mut stream), v("{}"));
     }
     for not_json in ["\u{a0}", "\u{c}", "\u{b}"] {
         let mut stream = ArgumentStream::json();
-        stream.push(not_json, |_| {});
-        assert_eq!(stream.end(), Value::from(not_json), "{not_json:?}");
+        push(&mut stream, not_json, |_| {});
+        assert_eq!(finish(&mut stream), Value::from(not_json), "{not_json:?}");
         assert!(stream.error().is_some());
     }
 }
@@ -684,8 +693,8 @@ fn a_deep_value_is_not_copied_at_every_level() {
     let text = deep_ones(126, 20_000);
     let mut stream = ArgumentStream::json();
     let mut events = Vec::new();
-    stream.push(&text, |e| events.push(e));
-    let full = stream.end();
+    push(&mut stream, &text, |e| events.push(e));
+    let full = finish(&mut stream);
     assert_eq!(full, v(&text));
     assert!(stream.error().is_none());
     check_values(&events, &full);
@@ -700,8 +709,8 @@ fn a_deep_value_is_not_copied_at_every_level() {
     let text = deep_ones(4, 3);
     let mut stream = ArgumentStream::json();
     let mut events = Vec::new();
-    stream.push(&text, |e| events.push(e));
-    let full = stream.end();
+    push(&mut stream, &text, |e| events.push(e));
+    let full = finish(&mut stream);
     check_values(&events, &full);
     assert_eq!(events.len(), 3 + 4);
 }
@@ -712,9 +721,11 @@ fn deep_values_give_the_same_result_in_small_pieces() {
     let mut stream = ArgumentStream::json();
     let mut events = Vec::new();
     for piece in text.as_bytes().chunks(64) {
-        stream.push(std::str::from_utf8(piece).unwrap(), |e| events.push(e));
+        push(&mut stream, std::str::from_utf8(piece).unwrap(), |e| {
+            events.push(e)
+        });
     }
-    let full = stream.end();
+    let full = finish(&mut stream);
     assert_eq!(full, v(&text));
     check_values(&events, &full);
 }
@@ -730,11 +741,11 @@ fn a_string_under_a_long_key_streamed_a_char_at_a_time_keeps_all_its_text() {
         .collect();
     let mut stream = ArgumentStream::json();
     let mut events = Vec::new();
-    stream.push(&format!("{{\"{key}\":\""), |e| events.push(e));
+    push(&mut stream, &format!("{{\"{key}\":\""), |e| events.push(e));
     for c in body.chars() {
-        stream.push(&c.to_string(), |e| events.push(e));
+        push(&mut stream, &c.to_string(), |e| events.push(e));
     }
-    stream.push("\"}", |e| events.push(e));
+    push(&mut stream, "\"}", |e| events.push(e));
     let deltas: Vec<&str> = events
         .iter()
         .filter_map(|e| match e {
@@ -748,7 +759,7 @@ fn a_string_under_a_long_key_streamed_a_char_at_a_time_keeps_all_its_text() {
         "{} deltas were merged",
         deltas.len()
     );
-    let full = stream.end();
+    let full = finish(&mut stream);
     assert_eq!(full.get(&key).and_then(Value::as_str), Some(body.as_str()));
 }
 
@@ -812,10 +823,14 @@ fn ordinary_arguments_in_one_byte_pieces_keep_every_event() {
     let (mut values, mut deltas) = (0, 0);
     let mut bytes = [0; 4];
     for c in text.chars() {
-        stream.push(c.encode_utf8(&mut bytes), |event| match event {
-            ArgumentEvent::Value { .. } => values += 1,
-            ArgumentEvent::Delta { .. } => deltas += 1,
-        });
+        push(
+            &mut stream,
+            c.encode_utf8(&mut bytes),
+            |event| match event {
+                ArgumentEvent::Value { .. } => values += 1,
+                ArgumentEvent::Delta { .. } => deltas += 1,
+            },
+        );
     }
     // 1,200 numbers, 600 points, `coordinates`, `geometry`, the feature,
     // `features`; the string, `text`'s object, `blocks[0]`, `blocks`,
@@ -838,7 +853,7 @@ fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
     let mut stream = ArgumentStream::json();
     let mut pushed = Vec::new();
     for piece in pieces() {
-        stream.push(&piece, |e| pushed.push(e));
+        push(&mut stream, &piece, |e| pushed.push(e));
     }
     let deltas = |events: &[ArgumentEvent]| -> String {
         let texts: Vec<&str> = events
@@ -853,7 +868,7 @@ fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
     // The case this is for: some text is held back when the input stops.
     assert!(deltas(&pushed).len() < text.len());
     let mut ended = Vec::new();
-    let full = stream.end_with(|e| ended.push(e));
+    let full = end_with(&mut stream, |e| ended.push(e));
     assert_eq!(full.get(&key).and_then(Value::as_str), Some(text.as_str()));
     assert!(stream.error().is_some_and(|e| e.is_incomplete()));
     assert_eq!(ended.len(), 1);
@@ -903,4 +918,26 @@ fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
         .iter()
         .position(|e| matches!(e, StreamEvent::ToolCallEnd { .. }));
     assert!(last_delta < end, "{last_delta:?} {end:?}");
+}
+
+/// Feeds a fragment and hands each event it queued to `emit`.
+fn push(stream: &mut ArgumentStream, fragment: &str, mut emit: impl FnMut(ArgumentEvent)) {
+    stream.feed(fragment);
+    while let Some(event) = stream.next_event() {
+        emit(event);
+    }
+}
+
+/// Finishes the arguments: their final value, whatever the error says.
+fn finish(stream: &mut ArgumentStream) -> Value {
+    end_with(stream, |_| {})
+}
+
+/// Finishes the arguments, handing the events the end queued to `emit`.
+fn end_with(stream: &mut ArgumentStream, mut emit: impl FnMut(ArgumentEvent)) -> Value {
+    let _ = stream.finish();
+    while let Some(event) = stream.next_event() {
+        emit(event);
+    }
+    stream.value().cloned().expect("finished")
 }

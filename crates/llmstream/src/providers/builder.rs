@@ -608,7 +608,7 @@ impl MessageBuilder {
         // value is the stream's, here): queued as they come.
         let events = &mut self.events;
         if let Some(stream) = self.arguments.get_mut(&(choice, call)) {
-            stream.push(fragment, |event| {
+            stream.feed_with(fragment, |event| {
                 events.push_back(argument_event(choice, call, event));
             });
         }
@@ -636,7 +636,7 @@ impl MessageBuilder {
             return;
         };
         arguments.drop_text();
-        arguments.push(text, |_| {});
+        arguments.feed_with(text, |_| {});
         let (value, error) = if tc.ended {
             let value = arguments.end_of(text, |_| {});
             (Some(value), arguments.error().map(|e| format!("{e}")))

@@ -1,5 +1,6 @@
 //! Tool-call arguments parsed as their fragments arrive.
 
+use alloc::collections::VecDeque;
 use alloc::string::String;
 
 use super::budget::Budget;
@@ -22,6 +23,10 @@ pub struct ArgumentStream {
     ended: bool,
     /// What the events may still cost (see the [module docs](super)).
     budget: Budget,
+    /// Events fed but not yet taken by [`ArgumentStream::next_event`].
+    events: VecDeque<ArgumentEvent>,
+    /// The final arguments, once [`ArgumentStream::finish`] was called.
+    value: Option<Value>,
 }
 
 /// What a fragment revealed about the arguments.
@@ -37,7 +42,7 @@ pub enum ArgumentEvent {
         text: String,
     },
     /// The value at `path` completed (the root's completion is the end of
-    /// the arguments, reported by [`ArgumentStream::end`] instead). Within
+    /// the arguments, reported by [`ArgumentStream::finish`] instead). Within
     /// the events' allowance only (see the [module docs](super)): a value
     /// past it is left to an enclosing one's event or to the end.
     Value {
@@ -64,6 +69,8 @@ impl ArgumentStream {
             error: None,
             ended: false,
             budget: Budget::default(),
+            events: VecDeque::new(),
+            value: None,
         }
     }
 
@@ -76,7 +83,49 @@ impl ArgumentStream {
             error: None,
             ended: false,
             budget: Budget::default(),
+            events: VecDeque::new(),
+            value: None,
         }
+    }
+
+    /// Takes the next fragment of the argument text: what it reveals waits
+    /// for [`ArgumentStream::next_event`]. After
+    /// [`ArgumentStream::finish`] the arguments are final: a fragment is
+    /// ignored (appended, it would turn them into an invalid text).
+    pub fn feed(&mut self, fragment: &str) {
+        let mut events = core::mem::take(&mut self.events);
+        self.feed_with(fragment, |event| events.push_back(event));
+        self.events = events;
+    }
+
+    /// The next event that became certain, oldest first.
+    pub fn next_event(&mut self) -> Option<ArgumentEvent> {
+        self.events.pop_front()
+    }
+
+    /// The arguments ended: the text held back of a string cut short is
+    /// queued, and the final value is [`ArgumentStream::value`]. No
+    /// fragments at all (or only whitespace) means `{}`. JSON cut short is
+    /// kept as its best-effort value, invalid JSON and free text as the
+    /// text as a string; for both JSON cases the error says why.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        if self.value.is_none() {
+            let mut events = core::mem::take(&mut self.events);
+            let text = core::mem::take(&mut self.text);
+            let value = self.end_of(&text, |event| events.push_back(event));
+            self.text = text;
+            self.events = events;
+            self.value = Some(value);
+        }
+        match &self.error {
+            Some(error) => Err(error.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// The final arguments, once [`ArgumentStream::finish`] was called.
+    pub fn value(&self) -> Option<&Value> {
+        self.value.as_ref()
     }
 
     /// The raw text received so far (empty in the streams a
@@ -87,9 +136,9 @@ impl ArgumentStream {
     }
 
     /// Stops keeping the raw text, for an owner that keeps it itself (and
-    /// hands it to [`ArgumentStream::end_with`]): a gateway's half-way tool
-    /// call held its arguments three times (the message's text, this one,
-    /// and the live value).
+    /// hands it to the end): otherwise a gateway's half-way tool call would
+    /// hold its arguments three times (the message's text, this one, and
+    /// the live value).
     pub(crate) fn drop_text(&mut self) {
         self.text = String::new();
         self.keeps_text = false;
@@ -111,7 +160,7 @@ impl ArgumentStream {
         self.error.as_ref()
     }
 
-    /// Whether [`ArgumentStream::end`] was called.
+    /// Whether the arguments ended.
     pub fn is_ended(&self) -> bool {
         self.ended
     }
@@ -124,10 +173,10 @@ impl ArgumentStream {
         self.error.is_none() && self.parser.as_ref().is_some_and(Parser::is_complete)
     }
 
-    /// Appends a fragment, handing what it revealed to `emit`. After
-    /// [`ArgumentStream::end`] the arguments are final: a fragment is
-    /// ignored (appended, it would turn them into an invalid text).
-    pub fn push(&mut self, fragment: &str, mut emit: impl FnMut(ArgumentEvent)) {
+    /// [`ArgumentStream::feed`], handing each event to `emit` instead of
+    /// queueing it: what an owner that turns them into its own events
+    /// uses.
+    pub(crate) fn feed_with(&mut self, fragment: &str, mut emit: impl FnMut(ArgumentEvent)) {
         if self.ended {
             return;
         }
@@ -190,27 +239,16 @@ impl ArgumentStream {
         }
     }
 
-    /// Ends the arguments: their final value. No fragments at all (or only
-    /// whitespace) means `{}`. JSON cut short is kept as its best-effort
-    /// value, with [`ArgumentStream::error`] saying why; invalid JSON, and
-    /// free text, give the text as a string.
-    pub fn end(&mut self) -> Value {
-        self.end_with(|_| {})
-    }
-
-    /// [`ArgumentStream::end`], handing `emit` what the end reveals: the
-    /// text of a string cut short that the events' allowance held back
-    /// (see the [module docs](super)), so that the deltas of a string add
-    /// up to its text in the final value even when the input stops inside
-    /// it.
-    pub fn end_with(&mut self, emit: impl FnMut(ArgumentEvent)) -> Value {
+    /// [`ArgumentStream::finish`] without the queue, handing what the end
+    /// reveals to `emit`: its final value.
+    pub(crate) fn end_with(&mut self, emit: impl FnMut(ArgumentEvent)) -> Value {
         let text = core::mem::take(&mut self.text);
         let value = self.end_of(&text, emit);
         self.text = text;
         value
     }
 
-    /// [`ArgumentStream::end_with`] where `text` is all that was pushed
+    /// [`ArgumentStream::end_with`] where `text` is all that was fed
     /// (see [`ArgumentStream::drop_text`]).
     pub(crate) fn end_of(&mut self, text: &str, mut emit: impl FnMut(ArgumentEvent)) -> Value {
         self.ended = true;

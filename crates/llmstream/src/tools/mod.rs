@@ -29,7 +29,7 @@
 //! completed values are reported depends on the pieces only through the
 //! deltas, as the allowance follows the offset in the text. That holds
 //! when the input stops inside a string too: the end reports the text held
-//! back ([`ArgumentStream::end_with`], [`ArgumentStreams::finish`],
+//! back ([`ArgumentStream::finish`], [`ArgumentStreams::finish`],
 //! [`ToolCallDetector::finish`], [`ActionStream::finish`]).
 
 mod actions;

@@ -163,7 +163,7 @@ impl ArgumentStreams {
         }
         let had_error = stream.error().is_some();
         let events = &mut self.events;
-        stream.push(fragment, |event| events.push_back(tool_event(id, event)));
+        stream.feed_with(fragment, |event| events.push_back(tool_event(id, event)));
         if let (false, Some(e)) = (had_error, stream.error()) {
             let message = format!("arguments are not valid JSON: {e}");
             self.events.push_back(ToolEvent::Error {
