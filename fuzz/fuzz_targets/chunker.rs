@@ -31,8 +31,9 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let before = chunker.clone();
-        match chunker.process_text(line) {
-            Ok(chunks) => {
+        match chunker.feed_text(line) {
+            Ok(()) => {
+                let chunks: Vec<String> = std::iter::from_fn(|| chunker.next_event()).collect();
                 accepted += 1;
                 assert_eq!(chunker.snapshots(), accepted);
                 for chunk in &chunks {
@@ -51,7 +52,8 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    text.extend(chunker.flush());
+    chunker.finish().expect("finishing never fails");
+    text.extend(std::iter::from_fn(|| chunker.next_event()));
     assert_eq!(chunker.snapshots(), 0);
     let Some(last) = last else {
         assert!(text.is_empty());

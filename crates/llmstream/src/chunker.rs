@@ -21,11 +21,13 @@
 //!     r#"{"days": [], "title": "Volcano trip"}"#,
 //!     r#"{"title": "Volcano trip", "days": [{"name": "Hike"}]}"#,
 //! ] {
-//!     text.extend(chunker.process_text(snapshot)?);
+//!     chunker.feed_text(snapshot)?;
+//!     text.extend(std::iter::from_fn(|| chunker.next_event()));
 //! }
 //! // The title streamed early: its text was out before the stream ended.
 //! assert!(text.starts_with(r#"{"title":"Volcano trip""#));
-//! text.extend(chunker.flush());
+//! chunker.finish()?;
+//! text.extend(std::iter::from_fn(|| chunker.next_event()));
 //! assert_eq!(text, r#"{"title":"Volcano trip","days":[{"name":"Hike"}]}"#);
 //! # Ok::<(), llmstream::chunker::ChunkError>(())
 //! ```
@@ -89,7 +91,7 @@
 //! snapshot number and the path, and the chunker is left exactly as it was
 //! before the call, so the caller may skip the snapshot and go on.
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -100,10 +102,11 @@ use crate::json::{self, Map, PathBuf, Segment, Value};
 /// concatenation is the last snapshot. See the [module docs](self) for the
 /// rules.
 ///
-/// Call [`process`](Self::process) (or [`process_text`](Self::process_text))
-/// once per snapshot and emit what it returns, then
-/// [`flush`](Self::flush) once at the end of the stream for the closing
-/// text. After `flush` the chunker is ready for a new document.
+/// Like every stage, it has three verbs: [`feed`](Self::feed) each
+/// snapshot (or [`feed_text`](Self::feed_text) its JSON text), take the
+/// chunks that became certain with [`next_event`](Self::next_event), and
+/// [`finish`](Self::finish) at the end of the stream for the closing text.
+/// After `finish` the chunker is ready for a new document.
 #[derive(Clone, Debug, Default)]
 pub struct SnapshotChunker {
     /// Snapshots accepted in the current document.
@@ -118,6 +121,8 @@ pub struct SnapshotChunker {
     /// Keep unchanged empty values held until they grow or their level
     /// closes (see [`SnapshotChunker::hold_placeholders`]).
     hold_placeholders: bool,
+    /// Chunks fed but not yet taken by [`SnapshotChunker::next_event`].
+    chunks: VecDeque<String>,
 }
 
 /// An open container in the output.
@@ -192,16 +197,18 @@ impl SnapshotChunker {
     /// let mut chunker = SnapshotChunker::new().hold_placeholders(true);
     /// let mut text = String::new();
     /// for snapshot in snapshots {
-    ///     text.extend(chunker.process_text(snapshot)?);
+    ///     chunker.feed_text(snapshot)?;
+    ///     text.extend(std::iter::from_fn(|| chunker.next_event()));
     /// }
-    /// text.extend(chunker.flush());
+    /// chunker.finish()?;
+    /// text.extend(std::iter::from_fn(|| chunker.next_event()));
     /// assert_eq!(text, r#"{"title":"Trip","tags":["summer"]}"#);
     ///
     /// // By default the empty `tags` was finished when `title` grew alone.
     /// let mut chunker = SnapshotChunker::new();
-    /// chunker.process_text(snapshots[0])?;
-    /// chunker.process_text(snapshots[1])?;
-    /// assert!(chunker.process_text(snapshots[2]).is_err());
+    /// chunker.feed_text(snapshots[0])?;
+    /// chunker.feed_text(snapshots[1])?;
+    /// assert!(chunker.feed_text(snapshots[2]).is_err());
     /// # Ok::<(), llmstream::chunker::ChunkError>(())
     /// ```
     pub fn hold_placeholders(mut self, hold: bool) -> Self {
@@ -215,13 +222,13 @@ impl SnapshotChunker {
         self.accepted
     }
 
-    /// Parses one snapshot from JSON text and processes it.
+    /// [`SnapshotChunker::feed`] of a snapshot given as JSON text.
     ///
     /// Text that is not one valid JSON document is an error
     /// ([`ChunkErrorKind::InvalidJson`]) and changes nothing.
-    pub fn process_text(&mut self, text: &str) -> Result<Vec<String>, ChunkError> {
+    pub fn feed_text(&mut self, text: &str) -> Result<(), ChunkError> {
         match json::parse(text.as_bytes()) {
-            Ok(value) => self.process(&value),
+            Ok(value) => self.feed(&value),
             Err(error) => Err(ChunkError {
                 snapshot: self.accepted + 1,
                 path: error.path().clone(),
@@ -230,12 +237,12 @@ impl SnapshotChunker {
         }
     }
 
-    /// Takes the next complete snapshot and returns the text that became
-    /// certain, as chunks split where one emitted item ends and the next
-    /// begins (possibly none).
+    /// Takes the next complete snapshot: the text that became certain waits
+    /// for [`SnapshotChunker::next_event`], as chunks split where one
+    /// emitted item ends and the next begins (possibly none).
     ///
     /// On error nothing is emitted and the chunker is unchanged.
-    pub fn process(&mut self, snapshot: &Value) -> Result<Vec<String>, ChunkError> {
+    pub fn feed(&mut self, snapshot: &Value) -> Result<(), ChunkError> {
         let number = self.accepted + 1;
         if too_deep(snapshot) {
             return Err(ChunkError {
@@ -279,13 +286,20 @@ impl SnapshotChunker {
         }
         self.prev = Some(snapshot.clone());
         self.accepted = number;
-        Ok(out.finish())
+        self.chunks.extend(out.finish());
+        Ok(())
     }
 
-    /// Ends the document: emits whatever is still held and closes the open
-    /// string and every open container, then resets the chunker for a new
-    /// document. Returns nothing when no snapshot was processed.
-    pub fn flush(&mut self) -> Vec<String> {
+    /// The next chunk of text that became certain, oldest first.
+    pub fn next_event(&mut self) -> Option<String> {
+        self.chunks.pop_front()
+    }
+
+    /// Ends the document: queues whatever is still held and closes the
+    /// open string and every open container, then makes the chunker ready
+    /// for a new document (nothing is queued when no snapshot was fed).
+    /// Never fails: every snapshot was checked as it was fed.
+    pub fn finish(&mut self) -> Result<(), ChunkError> {
         let mut out = Out::default();
         if let Some(last) = self.prev.take() {
             let values = values_along(&self.frames, &last);
@@ -293,12 +307,16 @@ impl SnapshotChunker {
                 self.finish_deepest(value, &mut out);
             }
         }
+        let chunks = core::mem::take(&mut self.chunks);
         self.reset();
-        out.finish()
+        self.chunks = chunks;
+        self.chunks.extend(out.finish());
+        Ok(())
     }
 
     /// Forgets the current document, even in the middle of a string: the
-    /// text emitted so far is abandoned and the next snapshot starts anew.
+    /// text emitted so far (and queued, not yet taken) is abandoned and the
+    /// next snapshot starts anew.
     /// The setting of [`hold_placeholders`](Self::hold_placeholders) stays.
     pub fn reset(&mut self) {
         *self = SnapshotChunker::new().hold_placeholders(self.hold_placeholders);
@@ -906,31 +924,12 @@ fn write_value(out: &mut String, value: &Value) {
     }
 }
 
-/// Appends `text` escaped for the inside of a JSON string (as serde_json
-/// escapes: `"`, `\` and control characters). Escaping works character by
-/// character, so a string sent in pieces reads the same as sent whole.
+/// Appends `text` escaped for the inside of a JSON string, as the crate's
+/// writer escapes (and serde_json): a string sent in pieces reads the same
+/// as sent whole.
 fn escape_into(out: &mut String, text: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if u32::from(c) < 0x20 => {
-                let b = u32::from(c);
-                out.push_str("\\u00");
-                for nibble in [b >> 4, b & 0xf] {
-                    let digit = usize::try_from(nibble).unwrap_or(0);
-                    out.push(char::from(HEX.get(digit).copied().unwrap_or(b'0')));
-                }
-            }
-            c => out.push(c),
-        }
-    }
+    // Writing into a `String` cannot fail.
+    let _ = crate::json::write::write_string_contents(out, text);
 }
 
 /// Collects emitted text as chunks: one per emitted item, an opening
@@ -1047,7 +1046,7 @@ pub enum ChunkErrorKind {
 }
 
 /// How deep a snapshot may nest: the JSON parser's default depth limit, so
-/// that every text [`SnapshotChunker::process_text`] parses is accepted.
+/// that every text [`SnapshotChunker::feed_text`] parses is accepted.
 pub const MAX_DEPTH: usize = json::Limits::new().max_depth;
 
 /// Whether `value` nests deeper than [`MAX_DEPTH`], found without recursion.

@@ -72,8 +72,9 @@ pub fn run(args: &ChunkArgs) -> Result<(), Failure> {
     if !lines.line.is_empty() {
         lines.end_line(&mut out, end)?;
     }
-    let chunks = lines.chunker.flush();
-    lines.emit(chunks, &mut out)?;
+    // Finishing never fails: every snapshot was checked as it was fed.
+    let _ = lines.chunker.finish();
+    lines.emit(&mut out)?;
     if let Some(text) = &lines.concat {
         out.line(text)?;
     }
@@ -110,15 +111,15 @@ impl SnapshotLines {
                 start + e.valid_up_to() as u64
             ))
         })?;
-        let chunks = self
-            .chunker
-            .process_text(snapshot)
+        self.chunker
+            .feed_text(snapshot)
             .map_err(|e| failure(&e, start, number))?;
-        self.emit(chunks, out)
+        self.emit(out)
     }
 
-    fn emit(&mut self, chunks: Vec<String>, out: &mut Lines) -> Result<(), Failure> {
-        for chunk in chunks {
+    /// Prints (or joins, with `--concat`) the chunks the chunker queued.
+    fn emit(&mut self, out: &mut Lines) -> Result<(), Failure> {
+        while let Some(chunk) = self.chunker.next_event() {
             match &mut self.concat {
                 Some(text) => text.push_str(&chunk),
                 None => {

@@ -105,3 +105,27 @@ pub fn string_past_the_allowance() -> (String, String, String) {
         .collect();
     (key, head, text)
 }
+
+/// Feeds one snapshot's JSON text to a chunker: the chunks it queued.
+pub fn chunks_of(
+    chunker: &mut llmstream::chunker::SnapshotChunker,
+    text: &str,
+) -> Result<Vec<String>, llmstream::chunker::ChunkError> {
+    chunker.feed_text(text)?;
+    Ok(std::iter::from_fn(|| chunker.next_event()).collect())
+}
+
+/// Finishes a chunker's document: the closing chunks it queued.
+pub fn closing_chunks(chunker: &mut llmstream::chunker::SnapshotChunker) -> Vec<String> {
+    chunker.finish().expect("finishing a chunker never fails");
+    std::iter::from_fn(|| chunker.next_event()).collect()
+}
+
+/// Feeds one snapshot to a chunker: the chunks it queued.
+pub fn chunks_of_value(
+    chunker: &mut llmstream::chunker::SnapshotChunker,
+    snapshot: &Value,
+) -> Result<Vec<String>, llmstream::chunker::ChunkError> {
+    chunker.feed(snapshot)?;
+    Ok(std::iter::from_fn(|| chunker.next_event()).collect())
+}

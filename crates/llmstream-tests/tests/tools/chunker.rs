@@ -12,9 +12,9 @@ fn run(lines: &[&str]) -> (Vec<Vec<String>>, Vec<String>) {
 fn run_with(mut chunker: SnapshotChunker, lines: &[&str]) -> (Vec<Vec<String>>, Vec<String>) {
     let per = lines
         .iter()
-        .map(|line| chunker.process_text(line).unwrap())
+        .map(|line| crate::common::chunks_of(&mut chunker, line).unwrap())
         .collect();
-    (per, chunker.flush())
+    (per, crate::common::closing_chunks(&mut chunker))
 }
 
 /// The whole output, checked to parse to the last snapshot.
@@ -252,27 +252,39 @@ fn deep_nesting() {
 fn reset_mid_string_starts_a_new_document() {
     let mut chunker = SnapshotChunker::new();
     assert_eq!(
-        chunker.process_text(r#"{"a": "Hel"}"#).unwrap().concat(),
+        crate::common::chunks_of(&mut chunker, r#"{"a": "Hel"}"#)
+            .unwrap()
+            .concat(),
         r#"{"a":"Hel"#
     );
     chunker.reset();
     assert_eq!(chunker.snapshots(), 0);
     // A different root type is fine: nothing of the old document remains.
     assert_eq!(
-        chunker.process_text(r#"[1, "x"]"#).unwrap().concat(),
+        crate::common::chunks_of(&mut chunker, r#"[1, "x"]"#)
+            .unwrap()
+            .concat(),
         r#"[1,"x"#
     );
-    assert_eq!(chunker.flush().concat(), r#""]"#);
+    assert_eq!(
+        crate::common::closing_chunks(&mut chunker).concat(),
+        r#""]"#
+    );
 }
 
 #[test]
 fn flush_ends_the_document_and_the_next_snapshot_starts_a_new_one() {
     let mut chunker = SnapshotChunker::new();
-    assert!(chunker.flush().is_empty());
-    chunker.process_text(r#"{"a": "x"}"#).unwrap();
-    assert_eq!(chunker.flush().concat(), r#""}"#);
+    assert!(crate::common::closing_chunks(&mut chunker).is_empty());
+    crate::common::chunks_of(&mut chunker, r#"{"a": "x"}"#).unwrap();
     assert_eq!(
-        chunker.process_text(r#"{"b": 1}"#).unwrap().concat(),
+        crate::common::closing_chunks(&mut chunker).concat(),
+        r#""}"#
+    );
+    assert_eq!(
+        crate::common::chunks_of(&mut chunker, r#"{"b": 1}"#)
+            .unwrap()
+            .concat(),
         r#"{"b":1"#
     );
 }
@@ -365,9 +377,9 @@ fn empty_placeholders_filled_later_are_rejected_unless_held() {
     );
     let error = {
         let mut chunker = SnapshotChunker::new();
-        chunker.process_text(r#"{"t":"","u":""}"#).unwrap();
-        chunker.process_text(r#"{"t":"","u":"x"}"#).unwrap();
-        chunker.process_text(r#"{"t":"y","u":"x"}"#).unwrap_err()
+        crate::common::chunks_of(&mut chunker, r#"{"t":"","u":""}"#).unwrap();
+        crate::common::chunks_of(&mut chunker, r#"{"t":"","u":"x"}"#).unwrap();
+        crate::common::chunks_of(&mut chunker, r#"{"t":"y","u":"x"}"#).unwrap_err()
     };
     assert_eq!(
         error.to_string(),
@@ -410,17 +422,17 @@ fn held_placeholders_wait_until_they_fill_in() {
     // Held, a placeholder is never reported filled: what fails is a
     // member that was closed.
     let mut chunker = held();
-    chunker.process_text(r#"{"a":""}"#).unwrap();
-    chunker.process_text(r#"{"a":"","b":"x"}"#).unwrap();
-    let error = chunker.process_text(r#"{"a":"y","b":"x"}"#).unwrap_err();
+    crate::common::chunks_of(&mut chunker, r#"{"a":""}"#).unwrap();
+    crate::common::chunks_of(&mut chunker, r#"{"a":"","b":"x"}"#).unwrap();
+    let error = crate::common::chunks_of(&mut chunker, r#"{"a":"y","b":"x"}"#).unwrap_err();
     assert_eq!(error.kind(), &ChunkErrorKind::ChangedAfterComplete);
     // The setting outlives a flush and a reset.
     let mut chunker = held();
-    chunker.process_text(lines[0]).unwrap();
-    chunker.flush();
+    crate::common::chunks_of(&mut chunker, lines[0]).unwrap();
+    crate::common::closing_chunks(&mut chunker);
     chunker.reset();
     for line in lines {
-        chunker.process_text(line).unwrap();
+        crate::common::chunks_of(&mut chunker, line).unwrap();
     }
     concat_checked_with(
         held(),
@@ -486,11 +498,11 @@ fn assert_rejected(good: &[&str], bad: &str, path: &str, kind: ChunkErrorKind, n
     let mut chunker = SnapshotChunker::new();
     let mut clean = SnapshotChunker::new();
     for line in good {
-        chunker.process_text(line).unwrap();
-        clean.process_text(line).unwrap();
+        crate::common::chunks_of(&mut chunker, line).unwrap();
+        crate::common::chunks_of(&mut clean, line).unwrap();
     }
     let before = format!("{chunker:?}");
-    let error: ChunkError = chunker.process_text(bad).unwrap_err();
+    let error: ChunkError = crate::common::chunks_of(&mut chunker, bad).unwrap_err();
     assert_eq!(error.kind(), &kind, "{error}");
     assert_eq!(error.snapshot(), good.len() + 1, "{error}");
     assert_eq!(error.path().to_string(), path, "{error}");
@@ -505,18 +517,21 @@ fn assert_rejected(good: &[&str], bad: &str, path: &str, kind: ChunkErrorKind, n
         "state changed by a rejected snapshot"
     );
     assert_eq!(
-        chunker.process_text(next).unwrap(),
-        clean.process_text(next).unwrap()
+        crate::common::chunks_of(&mut chunker, next).unwrap(),
+        crate::common::chunks_of(&mut clean, next).unwrap()
     );
-    assert_eq!(chunker.flush(), clean.flush());
+    assert_eq!(
+        crate::common::closing_chunks(&mut chunker),
+        crate::common::closing_chunks(&mut clean)
+    );
 }
 
 #[test]
 fn bad_input_a_line_that_is_not_json() {
     let mut chunker = SnapshotChunker::new();
-    chunker.process_text(r#"{"a": "x"}"#).unwrap();
+    crate::common::chunks_of(&mut chunker, r#"{"a": "x"}"#).unwrap();
     let before = format!("{chunker:?}");
-    let error = chunker.process_text(r#"{"a": "xy"#).unwrap_err();
+    let error = crate::common::chunks_of(&mut chunker, r#"{"a": "xy"#).unwrap_err();
     assert!(
         matches!(error.kind(), ChunkErrorKind::InvalidJson(_)),
         "{error}"
@@ -529,7 +544,9 @@ fn bad_input_a_line_that_is_not_json() {
     );
     assert_eq!(format!("{chunker:?}"), before);
     assert_eq!(
-        chunker.process_text(r#"{"a": "xy"}"#).unwrap().concat(),
+        crate::common::chunks_of(&mut chunker, r#"{"a": "xy"}"#)
+            .unwrap()
+            .concat(),
         "y"
     );
 }
@@ -584,9 +601,11 @@ fn type_errors_read_as_sentences() {
     let message = |good: &str, bad: &str| {
         let mut chunker = SnapshotChunker::new();
         if !good.is_empty() {
-            chunker.process_text(good).unwrap();
+            crate::common::chunks_of(&mut chunker, good).unwrap();
         }
-        chunker.process_text(bad).unwrap_err().to_string()
+        crate::common::chunks_of(&mut chunker, bad)
+            .unwrap_err()
+            .to_string()
     };
     assert_eq!(
         message(r#"{"a": "x"}"#, r#"{"a": 1}"#),
@@ -663,7 +682,7 @@ fn bad_input_a_closed_container_that_gains_content() {
 #[test]
 fn bad_input_a_root_that_is_not_a_container() {
     let mut chunker = SnapshotChunker::new();
-    let error = chunker.process_text(r#""text""#).unwrap_err();
+    let error = crate::common::chunks_of(&mut chunker, r#""text""#).unwrap_err();
     assert_eq!(
         error.kind(),
         &ChunkErrorKind::RootNotContainer { found: "string" }
@@ -673,7 +692,12 @@ fn bad_input_a_root_that_is_not_a_container() {
         "snapshot 1, at the root: the root is a string, not an object or an array"
     );
     assert_eq!(chunker.snapshots(), 0);
-    assert_eq!(chunker.process_text("{}").unwrap().concat(), "{");
+    assert_eq!(
+        crate::common::chunks_of(&mut chunker, "{}")
+            .unwrap()
+            .concat(),
+        "{"
+    );
 }
 
 /// The chunker walks values by recursion: a snapshot nested deeper than the
@@ -691,13 +715,15 @@ fn a_snapshot_nested_too_deep_is_an_error() {
         value
     };
     let mut chunker = SnapshotChunker::new();
-    let error = chunker.process(&nest(1000)).unwrap_err();
+    let error = crate::common::chunks_of_value(&mut chunker, &nest(1000)).unwrap_err();
     assert_eq!(error.kind(), &ChunkErrorKind::TooDeep);
     let mut chunker = SnapshotChunker::new();
-    let mut text: String = chunker.process(&nest(MAX_DEPTH)).unwrap().concat();
-    text.extend(chunker.flush());
+    let mut text: String = crate::common::chunks_of_value(&mut chunker, &nest(MAX_DEPTH))
+        .unwrap()
+        .concat();
+    text.extend(crate::common::closing_chunks(&mut chunker));
     assert_eq!(text, nest(MAX_DEPTH).to_json());
-    assert!(chunker.process(&nest(MAX_DEPTH + 1)).is_err());
+    assert!(crate::common::chunks_of_value(&mut chunker, &nest(MAX_DEPTH + 1)).is_err());
 }
 
 // ---------------------------------------------------------------------------

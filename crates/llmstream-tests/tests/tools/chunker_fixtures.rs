@@ -42,13 +42,12 @@ fn run_with(path: &Path, mut chunker: SnapshotChunker) -> Run {
         if line.trim().is_empty() {
             continue;
         }
-        let chunks = chunker
-            .process_text(line)
+        let chunks = crate::common::chunks_of(&mut chunker, line)
             .unwrap_or_else(|e| panic!("{}: line {}: {e}", path.display(), n + 1));
         per_snapshot.push(chunks);
         last_line = line.to_string();
     }
-    let flushed = chunker.flush();
+    let flushed = crate::common::closing_chunks(&mut chunker);
     Run {
         per_snapshot,
         flushed,

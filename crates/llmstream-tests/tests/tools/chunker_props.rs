@@ -203,12 +203,12 @@ proptest! {
             let mut chunker = SnapshotChunker::new().hold_placeholders(hold);
             let mut text = String::new();
             for snapshot in &series {
-                for chunk in chunker.process(snapshot).unwrap() {
+                for chunk in crate::common::chunks_of_value(&mut chunker, snapshot).unwrap() {
                     prop_assert!(!chunk.is_empty());
                     text.push_str(&chunk);
                 }
             }
-            text.extend(chunker.flush());
+            text.extend(crate::common::closing_chunks(&mut chunker));
             prop_assert_eq!(to_serde(&text), to_serde(&doc.to_json()), "hold {}: {}", hold, text);
         }
     }
@@ -228,7 +228,7 @@ proptest! {
             steps += below(&mut rng, 1, 5);
             let mut cursor = Vec::new();
             let snapshot = truncate_at(&doc, &mut steps.clone(), &mut Vec::new(), &mut cursor);
-            text.extend(chunker.process(&shuffle(&snapshot, &mut rng)).unwrap());
+            text.extend(crate::common::chunks_of_value(&mut chunker, &shuffle(&snapshot, &mut rng)).unwrap());
             let done = completed_paths(&text);
             for path in &finished_before {
                 prop_assert!(done.contains(path), "{:?} is not out one snapshot after it was finished: {}", path, text);
@@ -257,12 +257,12 @@ proptest! {
             let mut text = String::new();
             let mut last = None;
             for snapshot in &series {
-                if let Ok(chunks) = chunker.process(snapshot) {
+                if let Ok(chunks) = crate::common::chunks_of_value(&mut chunker, snapshot) {
                     text.extend(chunks);
                     last = Some(snapshot);
                 }
             }
-            text.extend(chunker.flush());
+            text.extend(crate::common::closing_chunks(&mut chunker));
             match last {
                 Some(last) => prop_assert_eq!(to_serde(&text), to_serde(&last.to_json()), "{}", text),
                 None => prop_assert_eq!(text, ""),

@@ -36,7 +36,7 @@ mod tape;
 mod value;
 mod view;
 mod walk;
-mod write;
+pub(crate) mod write;
 
 #[cfg(feature = "serde")]
 pub use self::serde::{from_partial, from_partial_strict, from_value, from_value_ref, DeError};

@@ -162,6 +162,14 @@ fn next_escape(bytes: &[u8], from: usize) -> usize {
 /// `"`, `\`, and the control characters below U+0020.
 pub(crate) fn write_string(out: &mut dyn Write, s: &str) -> fmt::Result {
     out.write_char('"')?;
+    write_string_contents(out, s)?;
+    out.write_char('"')
+}
+
+/// Writes `s` escaped for the inside of a JSON string literal, without the
+/// quotes. Escaping goes character by character, so a string written in
+/// pieces reads the same as written whole.
+pub(crate) fn write_string_contents(out: &mut dyn Write, s: &str) -> fmt::Result {
     let bytes = s.as_bytes();
     let mut start = 0;
     loop {
@@ -174,7 +182,7 @@ pub(crate) fn write_string(out: &mut dyn Write, s: &str) -> fmt::Result {
         }
         start = at + 1;
     }
-    out.write_char('"')
+    Ok(())
 }
 
 /// Appends `s` to `out` as a JSON string literal, quotes included, escaped
