@@ -281,7 +281,7 @@ fn one(spec: &str) {
         "geojson_64KiB" => geojson(64 * KIB),
         "twitter_64KiB" => twitter(64 * KIB),
         // One string of one kind of text, to see what a streamed piece
-        // costs by content (docs/benchmarks-history.md, "Streaming 1.5×").
+        // costs by content.
         "plain_64KiB" => one_string("lorem ipsum dolor sit amet ", 2427),
         "escapy_64KiB" => one_string("lorem ipsum dolor sit amet\\n", 2300),
         "cjk_64KiB" => one_string("日本語のテキスト ", 2600),

@@ -1,6 +1,6 @@
 //! One test per edge case of the incremental JSON parser, named after it:
 //! the contracts and the snapshot policy of docs/ARCHITECTURE.md ("json: the
-//! incremental parser") and the edge cases listed in issue 2.
+//! incremental parser") and its edge cases.
 
 use crate::common::{events_of, random_pieces};
 use llmstream::json::{

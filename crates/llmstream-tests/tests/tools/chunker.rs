@@ -1,4 +1,4 @@
-//! One test per rule of the snapshot chunker (issue 6), and one per kind of
+//! One test per rule of the snapshot chunker, and one per kind of
 //! bad input: each names its error and leaves the chunker as it was.
 
 use llmstream::chunker::{ChunkError, ChunkErrorKind, SnapshotChunker};

@@ -194,8 +194,7 @@ pub(super) fn decode(
         let (c, next) = escape(input, pos + 1)?;
         if c.is_ascii() {
             // The common escapes (`\n`, `\"`, `\\`, `\t`), apart: a push
-            // known to be one byte (the general one took the text-heavy
-            // tape 19% more instructions).
+            // known to be one byte costs much less than the general one.
             room(text, 1, input.len() - pos);
             text.push(c);
         } else {

@@ -226,8 +226,8 @@ impl Parser {
     /// the usual `"key": value` also the colon and the value's first byte,
     /// here rather than through a dispatch on the state for each. That
     /// dispatch is one indirect jump whose target changes at every token,
-    /// and it mispredicted on most of them when parsing the small objects
-    /// of a provider stream (cachegrind: 1.8 M of 2.0 M). `Some` when an
+    /// and it mispredicts on most of them when parsing the small objects
+    /// of a provider stream. `Some` when an
     /// event is due or on error; otherwise the state says where it stopped.
     fn member(&mut self, input: &Input<'_>, pos: &mut usize, quiet: bool) -> Option<Step> {
         self.open_key();
