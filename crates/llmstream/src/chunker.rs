@@ -59,7 +59,7 @@
 //!   is no exception: held beside a sibling that then grows, it is
 //!   finished, and is emitted empty.
 //! - Empty arrays and objects are opened and stay open until one of the
-//!   rules above (or [`SnapshotChunker::flush`]) closes them.
+//!   rules above (or [`SnapshotChunker::finish`]) closes them.
 //!
 //! So, from a generator that writes one value at a time, a value it has
 //! finished is emitted complete at the latest one snapshot after the first
@@ -217,7 +217,7 @@ impl SnapshotChunker {
     }
 
     /// The number of snapshots accepted since the start (or the last
-    /// [`flush`](Self::flush) or [`reset`](Self::reset)).
+    /// [`finish`](Self::finish) or [`reset`](Self::reset)).
     pub fn snapshots(&self) -> usize {
         self.accepted
     }

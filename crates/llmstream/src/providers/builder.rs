@@ -669,7 +669,7 @@ impl MessageBuilder {
         Some(tc.arguments_text.as_str())
     }
 
-    /// Ends a tool call: its final arguments (see [`ArgumentStream::end`])
+    /// Ends a tool call: its final arguments (see [`ArgumentStream::finish`])
     /// and the end event. Ending twice does nothing.
     pub fn tool_call_end(&mut self, choice: u64, call: u64) {
         let Some(stream) = self.arguments.get_mut(&(choice, call)) else {

@@ -69,7 +69,7 @@ pub enum ToolEvent {
         /// The completed value.
         value: Value,
     },
-    /// The arguments ended (see [`ArgumentStream::end`] for what the value
+    /// The arguments ended (see [`ArgumentStream::finish`] for what the value
     /// is when they were empty, cut short or invalid).
     End {
         /// The call id.
