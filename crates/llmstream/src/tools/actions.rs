@@ -1,11 +1,11 @@
 //! JSON action objects in model text: ```json fences, bare objects, prose.
 
 use alloc::collections::VecDeque;
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::budget::{Budget, Completed};
+use super::error::{ActionError, JsonContext};
 use crate::json::{
     Error, ErrorKind, EventKind, Expected, Limits, Map, Number, Options, Parser, PathBuf, Segment,
     Value,
@@ -184,8 +184,8 @@ pub enum ActionEvent {
         /// The call this error ends: the action that had started and not
         /// ended (it gets no [`ActionEvent::ToolCallEnd`]).
         call: Option<u64>,
-        /// What went wrong, and where (`at byte N`, in the whole input).
-        message: String,
+        /// What went wrong, and where (offsets in the whole input).
+        error: ActionError,
         /// What had arrived of an unfinished value.
         partial: Option<Value>,
     },
@@ -354,7 +354,7 @@ impl ActionStream {
         let end = self.input_offset(self.offset);
         if self.mode == Mode::Json {
             let mut partial = None;
-            let mut message = format!("JSON value never closed at byte {end}");
+            let mut failed = None;
             if let Some(path) = self.parser.as_ref().map(|p| p.path().to_path_buf()) {
                 self.flush_cut_string(path.segments());
             }
@@ -363,24 +363,32 @@ impl ActionStream {
                     Ok(value) => partial = value,
                     Err(e) => {
                         let at = self.json_at + e.offset();
-                        message = format!("invalid JSON: {}", describe(&e, self.input_offset(at)));
+                        failed = Some(e.with_offset(self.input_offset(at)));
                     }
                 }
             }
             let call = self.current.call.take();
-            if let Some((call, name)) = &call {
-                message = format!("action {call} ({name}) never closed: {message}");
-            }
+            let number = call.as_ref().map(|(call, _)| *call);
+            let error = match failed {
+                Some(error) => ActionError::Json {
+                    error,
+                    context: match call {
+                        Some((call, name)) => JsonContext::OpenAtEnd { call, name },
+                        None => JsonContext::Value,
+                    },
+                },
+                None => ActionError::UnclosedValue { end, action: call },
+            };
             self.events.push_back(ActionEvent::Error {
-                call: call.map(|(call, _)| call),
-                message,
+                call: number,
+                error,
                 partial,
             });
             self.parser = None;
         } else if self.mode != Mode::Prose {
             self.events.push_back(ActionEvent::Error {
                 call: None,
-                message: format!("code fence never closed at byte {end}"),
+                error: ActionError::UnclosedFence { end },
                 partial: None,
             });
         }
@@ -726,7 +734,10 @@ impl ActionStream {
                 // Nothing reported yet: the fence is shown as code.
                 self.events.push_back(ActionEvent::Error {
                     call: None,
-                    message: format!("invalid JSON in fence: {}", describe(&e, at)),
+                    error: ActionError::Json {
+                        error: e.with_offset(at),
+                        context: JsonContext::Fence,
+                    },
                     partial: None,
                 });
                 self.show_fence_opening();
@@ -788,16 +799,17 @@ impl ActionStream {
             _ => false,
         };
         let call = self.current.call.take();
-        let message = match &call {
-            Some((call, name)) => format!(
-                "invalid JSON in action {call} ({name}): {}",
-                describe(e, at)
-            ),
-            None => format!("invalid JSON: {}", describe(e, at)),
+        let number = call.as_ref().map(|(call, _)| *call);
+        let context = match call {
+            Some((call, name)) => JsonContext::Action { call, name },
+            None => JsonContext::Value,
         };
         self.events.push_back(ActionEvent::Error {
-            call: call.map(|(call, _)| call),
-            message,
+            call: number,
+            error: ActionError::Json {
+                error: e.with_offset(at),
+                context,
+            },
             partial,
         });
         if self.fenced {
@@ -981,12 +993,6 @@ impl ActionStream {
         }
         self.current.reported = true;
     }
-}
-
-/// A parser error with its offset replaced by `at`, the offset in the whole
-/// input: `<what> at byte <at>`, and the path in the value where there is one.
-fn describe(e: &Error, at: u64) -> String {
-    format!("{}", e.with_offset(at))
 }
 
 /// Removes the value at `path` from `root`, where it is the last member of
