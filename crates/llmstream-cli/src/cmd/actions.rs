@@ -25,8 +25,8 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
     // event has been printed.
     let mut first_error = None;
     let mut print = |event: &ActionEvent, out: &mut Lines| {
-        if let ActionEvent::Error { message, .. } = event {
-            first_error.get_or_insert_with(|| message.clone());
+        if let ActionEvent::Error { error, .. } = event {
+            first_error.get_or_insert_with(|| error.to_string());
         }
         out.value_line(&event_value(event))
     };
@@ -92,7 +92,7 @@ pub fn event_value(event: &ActionEvent) -> Value {
         }
         ActionEvent::Error {
             call,
-            message,
+            error,
             partial,
         } => {
             m.push("type", Value::from("error"));
@@ -100,7 +100,7 @@ pub fn event_value(event: &ActionEvent) -> Value {
             if let Some(call) = call {
                 m.push("call", Value::from(*call));
             }
-            m.push("message", Value::from(message.as_str()));
+            m.push("message", Value::from(error.to_string()));
             if let Some(partial) = partial {
                 m.push("partial", partial.clone());
             }

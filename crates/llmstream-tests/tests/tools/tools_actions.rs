@@ -6,7 +6,7 @@ use crate::common;
 use llmstream_tests::pieces_at;
 
 use llmstream::json::{parse, PathBuf, Value};
-use llmstream::tools::{ActionEvent, ActionStream};
+use llmstream::tools::{ActionError, ActionEvent, ActionStream, JsonContext};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------- helpers
@@ -121,8 +121,49 @@ fn is_tool_event(e: &ActionEvent) -> bool {
     )
 }
 
-fn error(call: Option<u64>, message: &str, partial: Option<&str>) -> ActionEvent {
-    ActionEvent::Error {
+/// An event as the tests below compare it: an error by the message it
+/// shows, as a parser error cannot be built outside the crate.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    Event(ActionEvent),
+    Error {
+        call: Option<u64>,
+        message: String,
+        partial: Option<Value>,
+    },
+}
+
+impl From<ActionEvent> for Seen {
+    fn from(event: ActionEvent) -> Self {
+        match event {
+            ActionEvent::Error {
+                call,
+                error,
+                partial,
+            } => Seen::Error {
+                call,
+                message: error.to_string(),
+                partial,
+            },
+            event => Seen::Event(event),
+        }
+    }
+}
+
+/// The events as compared by message.
+fn seen(events: Vec<ActionEvent>) -> Vec<Seen> {
+    events.into_iter().map(Seen::from).collect()
+}
+
+/// Expected events, an error given by its message.
+macro_rules! seen {
+    ($($event:expr),* $(,)?) => {
+        vec![$(Seen::from($event)),*]
+    };
+}
+
+fn error(call: Option<u64>, message: &str, partial: Option<&str>) -> Seen {
+    Seen::Error {
         call,
         message: message.into(),
         partial: partial.map(v),
@@ -149,9 +190,9 @@ fn assert_every_call_ends(events: &[ActionEvent]) {
             ActionEvent::ToolCallEnd { call, .. } => {
                 assert_eq!(open.take(), Some(*call), "{events:?}");
             }
-            ActionEvent::Error { call, message, .. } => {
+            ActionEvent::Error { call, error, .. } => {
                 assert_eq!(*call, open.take(), "{events:?}");
-                assert!(message.contains(" at byte "), "{message}");
+                assert!(error.to_string().contains(" at byte "), "{error}");
             }
             _ => assert_eq!(open, None, "{e:?} inside a call: {events:?}"),
         }
@@ -159,13 +200,13 @@ fn assert_every_call_ends(events: &[ActionEvent]) {
     assert_eq!(open, None, "a call never ended: {events:?}");
 }
 
-fn errors(events: &[ActionEvent]) -> Vec<(&str, Option<&Value>)> {
+fn errors(events: &[ActionEvent]) -> Vec<(String, Option<&Value>)> {
     events
         .iter()
         .filter_map(|e| match e {
-            ActionEvent::Error {
-                message, partial, ..
-            } => Some((message.as_str(), partial.as_ref())),
+            ActionEvent::Error { error, partial, .. } => {
+                Some((error.to_string(), partial.as_ref()))
+            }
             _ => None,
         })
         .collect()
@@ -744,7 +785,7 @@ fn call_numbers_count_actions_across_fences_and_arrays() {
 #[test]
 fn a_bare_action_that_turns_invalid_ends_its_call_with_an_error() {
     let text = "{\"action\":\"x\",\"q\":\"partial\" and then prose}\nmore\n";
-    let expected = [
+    let expected = seen![
         start(0, "x"),
         delta(0, "q", "partial"),
         arg(0, "q", r#""partial""#),
@@ -755,8 +796,8 @@ fn a_bare_action_that_turns_invalid_ends_its_call_with_an_error() {
         ),
         prose("and then prose}\nmore\n"),
     ];
-    assert_eq!(merged(whole(text)), expected);
-    assert_every_call_ends(&expected);
+    assert_eq!(seen(merged(whole(text))), expected);
+    assert_every_call_ends(&merged(whole(text)));
     assert_chunking_independent(text);
 
     // The offset counts from the start of the input, not of the object.
@@ -766,6 +807,35 @@ fn a_bare_action_that_turns_invalid_ends_its_call_with_an_error() {
     assert!(
         errors(&events)[0].0.ends_with("at byte 34 (path q)"),
         "{events:?}"
+    );
+    assert_chunking_independent(text);
+}
+
+#[test]
+fn a_json_error_keeps_the_input_offset_and_the_path_in_the_value() {
+    // The parser's error, typed: its offset counts from the start of the
+    // input (not of the object), its path is inside the value.
+    let text = "Look:\n[{\"action\":\"x\",\"q\":{\"r\":1 and then prose}}]\n";
+    let events = merged(whole(text));
+    let errors: Vec<&ActionError> = events
+        .iter()
+        .filter_map(|e| match e {
+            ActionEvent::Error { error, .. } => Some(error),
+            _ => None,
+        })
+        .collect();
+    let [ActionError::Json { error, context }] = errors.as_slice() else {
+        panic!("one JSON error expected: {events:?}");
+    };
+    assert_eq!(error.offset(), text.find(" and").unwrap() as u64 + 1);
+    assert_eq!(errors[0].offset(), error.offset());
+    assert_eq!(*error.path(), p("[0].q.r"));
+    assert_eq!(
+        *context,
+        JsonContext::Action {
+            call: 0,
+            name: "x".into()
+        }
     );
     assert_chunking_independent(text);
 }
@@ -784,7 +854,7 @@ fn an_array_of_actions_that_turns_invalid_is_not_given_back_as_text() {
     // the completed action is not printed again as prose. `then` was read
     // as the start of `true`: the `t` is given back with the rest.
     let text = "[{\"action\":\"x\",\"q\":1}, then prose]\nmore\n";
-    let expected = [
+    let expected = seen![
         start(0, "x"),
         arg(0, "q", "1"),
         end(0, "x", r#"{"q":1}"#),
@@ -795,13 +865,13 @@ fn an_array_of_actions_that_turns_invalid_is_not_given_back_as_text() {
         ),
         prose("then prose]\nmore\n"),
     ];
-    assert_eq!(merged(whole(text)), expected);
-    assert_every_call_ends(&expected);
+    assert_eq!(seen(merged(whole(text))), expected);
+    assert_every_call_ends(&merged(whole(text)));
     assert_chunking_independent(text);
 
     // A call open in the array when it fails is named.
     let text = "[{\"action\":\"a\"},{\"action\":\"b\",\"q\":1 oops}]";
-    let expected = [
+    let expected = seen![
         start(0, "a"),
         end(0, "a", "{}"),
         start(1, "b"),
@@ -813,7 +883,7 @@ fn an_array_of_actions_that_turns_invalid_is_not_given_back_as_text() {
         ),
         prose("oops}]"),
     ];
-    assert_eq!(merged(whole(text)), expected);
+    assert_eq!(seen(merged(whole(text))), expected);
     assert_chunking_independent(text);
 
     // An element reported as plain JSON counts as reported too.
@@ -827,7 +897,7 @@ fn an_array_of_actions_that_turns_invalid_is_not_given_back_as_text() {
 #[test]
 fn invalid_json_in_a_fenced_action_ends_the_call_at_its_stream_offset() {
     let text = "Intro\n```json\n{\"action\": \"bad\", \"x\": 1,, oops}\n```\nafter";
-    let expected = [
+    let expected = seen![
         prose("Intro\n"),
         start(0, "bad"),
         arg(0, "x", "1"),
@@ -840,15 +910,15 @@ fn invalid_json_in_a_fenced_action_ends_the_call_at_its_stream_offset() {
         // its opening was not.
         prose(", oops}\n\nafter"),
     ];
-    assert_eq!(merged(whole(text)), expected);
-    assert_every_call_ends(&expected);
+    assert_eq!(seen(merged(whole(text))), expected);
+    assert_every_call_ends(&merged(whole(text)));
     assert_chunking_independent(text);
 }
 
 #[test]
 fn a_fenced_action_cut_by_its_closing_fence_ends_with_an_error() {
     let text = "```json\n{\"action\":\"x\",\"q\":1\n```\nafter";
-    let expected = [
+    let expected = seen![
         start(0, "x"),
         arg(0, "q", "1"),
         error(
@@ -858,14 +928,14 @@ fn a_fenced_action_cut_by_its_closing_fence_ends_with_an_error() {
         ),
         prose("\nafter"),
     ];
-    assert_eq!(merged(whole(text)), expected);
+    assert_eq!(seen(merged(whole(text))), expected);
     assert_chunking_independent(text);
 }
 
 #[test]
 fn a_literal_or_number_cut_by_the_failure_is_given_back_as_text() {
     let text = "{\"action\":\"x\",\"q\": nothing}\n";
-    let expected = [
+    let expected = seen![
         start(0, "x"),
         error(
             Some(0),
@@ -874,13 +944,13 @@ fn a_literal_or_number_cut_by_the_failure_is_given_back_as_text() {
         ),
         prose("nothing}\n"),
     ];
-    assert_eq!(merged(whole(text)), expected);
+    assert_eq!(seen(merged(whole(text))), expected);
     assert_chunking_independent(text);
 
     // `1.` was read as a number; neither it nor the call's other arguments
     // are lost or shown twice.
     let text = "[{\"action\":\"x\",\"n\":[0, 1. First]}]";
-    let expected = [
+    let expected = seen![
         start(0, "x"),
         arg(0, "n[0]", "0"),
         error(
@@ -890,7 +960,7 @@ fn a_literal_or_number_cut_by_the_failure_is_given_back_as_text() {
         ),
         prose("1. First]}]"),
     ];
-    assert_eq!(merged(whole(text)), expected);
+    assert_eq!(seen(merged(whole(text))), expected);
     assert_chunking_independent(text);
 }
 
@@ -898,8 +968,8 @@ fn a_literal_or_number_cut_by_the_failure_is_given_back_as_text() {
 fn invalid_json_in_a_fence_before_any_call_gives_the_stream_offset() {
     let text = "Intro\n```json\n{oops}\n```";
     assert_eq!(
-        merged(whole(text)),
-        [
+        seen(merged(whole(text))),
+        seen![
             prose("Intro\n"),
             error(
                 None,
@@ -938,7 +1008,11 @@ fn text_after_the_json_in_a_fence_is_prose_without_the_fences() {
     assert_eq!(all_text(&events), "\nwords");
     assert_eq!(
         events.last(),
-        Some(&error(None, "code fence never closed at byte 28", None))
+        Some(&ActionEvent::Error {
+            call: None,
+            error: ActionError::UnclosedFence { end: 28 },
+            partial: None,
+        })
     );
 }
 
@@ -947,7 +1021,7 @@ fn error_offsets_count_input_bytes_around_invalid_utf8() {
     // Each invalid byte becomes a three-byte U+FFFD in the text; offsets
     // still count the input's bytes.
     let input: &[u8] = b"\xFF\xFE\n{\"action\":\"x\",,}";
-    let expected = [
+    let expected = seen![
         prose("\u{FFFD}\u{FFFD}\n"),
         start(0, "x"),
         error(
@@ -957,15 +1031,15 @@ fn error_offsets_count_input_bytes_around_invalid_utf8() {
         ),
         prose(",}"),
     ];
-    assert_eq!(merged(run_bytes(&[input])), expected);
+    assert_eq!(seen(merged(run_bytes(&[input]))), expected);
     let ones: Vec<&[u8]> = input.chunks(1).collect();
-    assert_eq!(merged(run_bytes(&ones)), expected);
+    assert_eq!(seen(merged(run_bytes(&ones))), expected);
     // A sequence cut by the end counts as its own bytes too.
     let events = merged(run_bytes(&[b"{\"action\":\"x\"", b"\xE2\x82"]));
     assert_eq!(
         errors(&events),
         [(
-            "invalid JSON in action 0 (x): expected ',' or '}' after object member, found byte 0xef at byte 13 (path action)",
+            String::from("invalid JSON in action 0 (x): expected ',' or '}' after object member, found byte 0xef at byte 13 (path action)"),
             Some(&v(r#"{"action":"x"}"#))
         )]
     );
@@ -976,18 +1050,25 @@ fn errors_at_the_end_name_the_open_call_and_the_end_offset() {
     let events = merged(whole("x\n{\"action\":\"x\",\"q\":\"abc"));
     assert_eq!(
         events.last(),
-        Some(&error(
-            Some(0),
-            "action 0 (x) never closed: JSON value never closed at byte 24",
-            Some(r#"{"action":"x","q":"abc"}"#),
-        ))
+        Some(&ActionEvent::Error {
+            call: Some(0),
+            error: ActionError::UnclosedValue {
+                end: 24,
+                action: Some((0, "x".into())),
+            },
+            partial: Some(v(r#"{"action":"x","q":"abc"}"#)),
+        })
     );
     assert_every_call_ends(&events);
     // The call ended; the fence did not: no call is named.
     let events = merged(whole("```json\n{\"action\":\"a\"}\n"));
     assert_eq!(
         events.last(),
-        Some(&error(None, "code fence never closed at byte 23", None))
+        Some(&ActionEvent::Error {
+            call: None,
+            error: ActionError::UnclosedFence { end: 23 },
+            partial: None,
+        })
     );
     assert_every_call_ends(&events);
 }

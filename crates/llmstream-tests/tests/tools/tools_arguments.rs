@@ -45,11 +45,11 @@ fn end(id: &str, arguments: &str) -> ToolEvent {
     }
 }
 
-fn error_messages<'a>(events: &'a [ToolEvent], of: &str) -> Vec<&'a str> {
+fn error_messages(events: &[ToolEvent], of: &str) -> Vec<String> {
     events
         .iter()
         .filter_map(|e| match e {
-            ToolEvent::Error { id, message } if id == of => Some(message.as_str()),
+            ToolEvent::Error { id, error } if id == of => Some(error.to_string()),
             _ => None,
         })
         .collect()
@@ -551,8 +551,8 @@ proptest! {
                             s.as_str()
                         );
                     }
-                    ToolEvent::Error { message, .. } => {
-                        prop_assert!(false, "unexpected error {}", message);
+                    ToolEvent::Error { error, .. } => {
+                        prop_assert!(false, "unexpected error {}", error);
                     }
                     _ => {}
                 }

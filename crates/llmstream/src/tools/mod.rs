@@ -36,9 +36,11 @@ mod actions;
 mod arguments;
 mod budget;
 mod detect;
+mod error;
 mod streams;
 
 pub use actions::{ActionEvent, ActionStream};
 pub use arguments::{ArgumentEvent, ArgumentStream};
 pub use detect::{Detected, ToolCallDetector};
+pub use error::{ActionError, JsonContext, ToolError};
 pub use streams::{ArgumentStreams, ToolEvent};

@@ -1,10 +1,10 @@
 //! Many tool calls' argument streams at once, keyed by call id.
 
 use alloc::collections::{BTreeMap, VecDeque};
-use alloc::format;
 use alloc::string::String;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
+use super::error::ToolError;
 use crate::json::{PathBuf, Value};
 
 /// Argument streams keyed by tool-call id: calls may interleave freely, each
@@ -83,7 +83,7 @@ pub enum ToolEvent {
         /// The call id.
         id: String,
         /// What went wrong.
-        message: String,
+        error: ToolError,
     },
 }
 
@@ -140,9 +140,7 @@ impl ArgumentStreams {
             if self.calls.len() >= max {
                 self.events.push_back(ToolEvent::Error {
                     id: String::from(id),
-                    message: format!(
-                        "too many tool calls: the limit is {max} call ids; the call was ignored"
-                    ),
+                    error: ToolError::TooManyCalls { limit: max },
                 });
                 return;
             }
@@ -157,7 +155,7 @@ impl ArgumentStreams {
         if stream.is_ended() {
             self.events.push_back(ToolEvent::Error {
                 id: String::from(id),
-                message: String::from("arguments received after the call ended"),
+                error: ToolError::AfterEnd,
             });
             return;
         }
@@ -165,10 +163,10 @@ impl ArgumentStreams {
         let events = &mut self.events;
         stream.feed_with(fragment, |event| events.push_back(tool_event(id, event)));
         if let (false, Some(e)) = (had_error, stream.error()) {
-            let message = format!("arguments are not valid JSON: {e}");
+            let error = ToolError::InvalidArguments(e.clone());
             self.events.push_back(ToolEvent::Error {
                 id: String::from(id),
-                message,
+                error,
             });
         }
     }
@@ -186,13 +184,10 @@ impl ArgumentStreams {
                 }
             }
             None => {
-                let message = format!(
-                    "accumulated text does not extend the {} bytes received before",
-                    known.len()
-                );
+                let known_bytes = known.len();
                 self.events.push_back(ToolEvent::Error {
                     id: String::from(id),
-                    message,
+                    error: ToolError::NotExtending { known_bytes },
                 });
             }
         }
@@ -209,10 +204,10 @@ impl ArgumentStreams {
         let events = &mut self.events;
         let arguments = stream.end_with(|event| events.push_back(tool_event(id, event)));
         if let (false, Some(e)) = (had_error, stream.error()) {
-            let message = format!("arguments ended early: {e}");
+            let error = ToolError::EndedEarly(e.clone());
             self.events.push_back(ToolEvent::Error {
                 id: String::from(id),
-                message,
+                error,
             });
         }
         self.events.push_back(ToolEvent::End {
