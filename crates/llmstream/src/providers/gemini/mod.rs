@@ -81,6 +81,12 @@ use super::{
 };
 use crate::json::{Map, Value, View};
 
+mod args;
+mod json_path;
+
+use args::{ArgsWriter, Leaf};
+use json_path::parse_json_path;
+
 /// Folds Gemini payloads into a message.
 #[derive(Debug, Clone)]
 pub struct GeminiAccumulator {
@@ -799,162 +805,6 @@ impl Accumulate for GeminiAccumulator {
     }
 }
 
-/// One step of a `jsonPath`.
-#[derive(Clone, Debug, PartialEq)]
-enum Seg {
-    Key(String),
-    Index(u64),
-}
-
-/// The value of one `partialArgs` entry.
-enum Leaf<'a> {
-    /// A string, or the next piece of one.
-    Str(&'a str),
-    /// A number, boolean or null, as JSON text.
-    Json(String),
-}
-
-/// An open container of the arguments being written.
-#[derive(Clone, Debug)]
-struct Frame {
-    /// How the parent reaches it (`None` for the root).
-    seg: Option<Seg>,
-    is_array: bool,
-    /// Members written so far (a comma goes before the next).
-    children: usize,
-}
-
-/// Turns `partialArgs` entries into JSON text, incrementally: the text
-/// written so far is always a prefix of the final arguments, so the
-/// argument parser reports each value as it comes.
-///
-/// Paths are expected in document order (members of one object together);
-/// a path that goes back to a container already closed opens it again,
-/// which repeats its key. An array index different from the open element's
-/// starts the next element (gaps are not filled, so a hostile index costs
-/// nothing). An entry whose path contradicts the containers already open
-/// (a key inside an array) is dropped.
-#[derive(Clone, Debug, Default)]
-struct ArgsWriter {
-    stack: Vec<Frame>,
-    /// The path of a string whose closing quote is not written yet.
-    open_string: Option<Vec<Seg>>,
-}
-
-impl ArgsWriter {
-    fn write(&mut self, path: &[Seg], leaf: Leaf<'_>, will_continue: bool) -> String {
-        let mut out = String::new();
-        let Some((last, containers)) = path.split_last() else {
-            return out;
-        };
-        if let Leaf::Str(s) = leaf {
-            if self.open_string.as_deref() == Some(path) {
-                out.push_str(&escape(s));
-                if !will_continue {
-                    out.push('"');
-                    self.open_string = None;
-                }
-                return out;
-            }
-        }
-        let first = containers.first().unwrap_or(last);
-        if self.stack.is_empty() {
-            self.stack.push(Frame {
-                seg: None,
-                is_array: matches!(first, Seg::Index(_)),
-                children: 0,
-            });
-            out.push(if matches!(first, Seg::Index(_)) {
-                '['
-            } else {
-                '{'
-            });
-        }
-        // How many open containers the new path shares (the root always).
-        let mut common = 1;
-        for (frame, seg) in self.stack.iter().skip(1).zip(containers) {
-            if frame.seg.as_ref() == Some(seg) {
-                common += 1;
-            } else {
-                break;
-            }
-        }
-        // The next step must fit the container it goes into.
-        let next = containers.get(common - 1).unwrap_or(last);
-        let fits = self
-            .stack
-            .get(common - 1)
-            .is_some_and(|f| f.is_array == matches!(next, Seg::Index(_)));
-        if !fits {
-            return out;
-        }
-        // (The root was only just opened if nothing was open, so a string
-        // left open is the first thing to close.)
-        if self.open_string.take().is_some() {
-            out.push('"');
-        }
-        while self.stack.len() > common {
-            if let Some(frame) = self.stack.pop() {
-                out.push(if frame.is_array { ']' } else { '}' });
-            }
-        }
-        for (i, seg) in containers.iter().enumerate().skip(common - 1) {
-            let child = containers.get(i + 1).unwrap_or(last);
-            let is_array = matches!(child, Seg::Index(_));
-            self.member(&mut out, seg);
-            out.push(if is_array { '[' } else { '{' });
-            self.stack.push(Frame {
-                seg: Some(seg.clone()),
-                is_array,
-                children: 0,
-            });
-        }
-        self.member(&mut out, last);
-        match leaf {
-            Leaf::Str(s) => {
-                out.push('"');
-                out.push_str(&escape(s));
-                if will_continue {
-                    self.open_string = Some(path.to_vec());
-                } else {
-                    out.push('"');
-                }
-            }
-            Leaf::Json(text) => out.push_str(&text),
-        }
-        out
-    }
-
-    /// The separator and key before a new member of the innermost
-    /// container.
-    fn member(&mut self, out: &mut String, seg: &Seg) {
-        let Some(top) = self.stack.last_mut() else {
-            return;
-        };
-        if top.children > 0 {
-            out.push(',');
-        }
-        top.children += 1;
-        if let Seg::Key(key) = seg {
-            out.push_str(&Value::from(key.as_str()).to_json());
-            out.push(':');
-        }
-    }
-
-    /// The text that closes everything open ("" if nothing was written,
-    /// which the argument stream reads as `{}`).
-    fn close(&mut self) -> String {
-        let mut out = String::new();
-        if self.open_string.take().is_some() {
-            out.push('"');
-        }
-        while let Some(frame) = self.stack.pop() {
-            out.push(if frame.is_array { ']' } else { '}' });
-        }
-        out
-    }
-}
-
 /// The citation or raw part of `choice` kept at `at`.
 fn kept_slot(builder: &MessageBuilder, choice: u64, at: Kept) -> Option<&Value> {
     match at {
@@ -1021,79 +871,9 @@ fn merge_url_context<'v>(kept: &mut Value, metadata: impl View<'v>, known: &mut 
     }
 }
 
-/// A string's JSON text without its quotes.
-fn escape(s: &str) -> String {
-    let quoted = Value::from(s).to_json();
-    quoted
-        .strip_prefix('"')
-        .and_then(|q| q.strip_suffix('"'))
-        .map_or_else(String::new, String::from)
-}
-
-/// Parses the JSONPath subset Gemini sends (RFC 9535 normalized paths):
-/// `$`, then `.name`, `[0]`, `['name']` or `["name"]` steps. `None` for
-/// anything else (the entry is then dropped), and for `$` alone.
-fn parse_json_path(path: &str) -> Option<Vec<Seg>> {
-    let mut rest = path.strip_prefix('$')?;
-    let mut segs = Vec::new();
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('.') {
-            let end = after.find(['.', '[']).unwrap_or(after.len());
-            let (name, tail) = after.split_at(end);
-            if name.is_empty() {
-                return None;
-            }
-            segs.push(Seg::Key(String::from(name)));
-            rest = tail;
-        } else if let Some(after) = rest.strip_prefix('[') {
-            if let Some(quoted) = after
-                .strip_prefix('\'')
-                .map(|q| (q, '\''))
-                .or_else(|| after.strip_prefix('"').map(|q| (q, '"')))
-            {
-                let (body, quote) = quoted;
-                let mut key = String::new();
-                let mut chars = body.char_indices();
-                let mut end = None;
-                while let Some((i, c)) = chars.next() {
-                    if c == '\\' {
-                        match chars.next() {
-                            Some((_, 'n')) => key.push('\n'),
-                            Some((_, 't')) => key.push('\t'),
-                            Some((_, e)) => key.push(e),
-                            None => return None,
-                        }
-                    } else if c == quote {
-                        end = Some(i + c.len_utf8());
-                        break;
-                    } else {
-                        key.push(c);
-                    }
-                }
-                let tail = body.get(end?..)?.strip_prefix(']')?;
-                segs.push(Seg::Key(key));
-                rest = tail;
-            } else {
-                let close = after.find(']')?;
-                let (digits, tail) = after.split_at(close);
-                let index = digits.parse::<u64>().ok()?;
-                segs.push(Seg::Index(index));
-                rest = tail.strip_prefix(']')?;
-            }
-        } else {
-            return None;
-        }
-    }
-    (!segs.is_empty()).then_some(segs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn key(k: &str) -> Seg {
-        Seg::Key(String::from(k))
-    }
 
     /// Candidates finish one by one: one that first shows up after the
     /// others finished makes the message incomplete until it finishes.
@@ -1113,52 +893,5 @@ mod tests {
         assert!(push(&text(0, r#","finishReason":"STOP""#)));
         assert!(!push(&text(1, "")), "candidate 1 has not finished");
         assert!(push(&text(1, r#","finishReason":"MAX_TOKENS""#)));
-    }
-
-    #[test]
-    fn json_paths() {
-        assert_eq!(
-            parse_json_path("$.location"),
-            Some(alloc::vec![key("location")])
-        );
-        assert_eq!(
-            parse_json_path("$.operations[0].price"),
-            Some(alloc::vec![key("operations"), Seg::Index(0), key("price")])
-        );
-        assert_eq!(
-            parse_json_path("$['a.b'][\"c\\\"d\"]"),
-            Some(alloc::vec![key("a.b"), key("c\"d")])
-        );
-        assert_eq!(parse_json_path("$"), None);
-        assert_eq!(parse_json_path("location"), None);
-        assert_eq!(parse_json_path("$[x]"), None);
-        assert_eq!(parse_json_path("$['open"), None);
-        assert_eq!(parse_json_path("$.."), None);
-    }
-
-    #[test]
-    fn writer_nests_and_closes() {
-        let mut w = ArgsWriter::default();
-        let mut text = String::new();
-        let ops = |i, k: &str| alloc::vec![key("ops"), Seg::Index(i), key(k)];
-        text += &w.write(&ops(0, "a"), Leaf::Str("x"), true);
-        text += &w.write(&ops(0, "a"), Leaf::Str("y"), false);
-        text += &w.write(&ops(0, "n"), Leaf::Json(String::from("0.5")), false);
-        text += &w.write(&ops(1, "a"), Leaf::Str("z"), true);
-        text += &w.write(&[key("flag")], Leaf::Json(String::from("true")), false);
-        text += &w.close();
-        assert_eq!(
-            text,
-            r#"{"ops":[{"a":"xy","n":0.5},{"a":"z"}],"flag":true}"#
-        );
-    }
-
-    #[test]
-    fn writer_drops_contradicting_paths() {
-        let mut w = ArgsWriter::default();
-        let mut text = w.write(&[key("a"), Seg::Index(0)], Leaf::Str("x"), false);
-        text += &w.write(&[key("a"), key("b")], Leaf::Str("y"), false);
-        text += &w.close();
-        assert_eq!(text, r#"{"a":["x"]}"#);
     }
 }
