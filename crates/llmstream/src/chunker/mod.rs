@@ -94,9 +94,14 @@
 use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::json::{self, Map, PathBuf, Segment, Value};
+
+mod error;
+mod out;
+
+pub use error::{ChunkError, ChunkErrorKind, MAX_DEPTH};
+use out::{escape_into, write_value, Out};
 
 /// Turns a series of complete JSON snapshots into text chunks whose
 /// concatenation is the last snapshot. See the [module docs](self) for the
@@ -885,170 +890,6 @@ fn check_growth(
     }
 }
 
-/// Writes a finished value as compact JSON, with one member per key (the
-/// value [`Map::get`] gives), as the partial output does.
-fn write_value(out: &mut String, value: &Value) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(number) => out.push_str(number.as_str()),
-        Value::String(text) => {
-            out.push('"');
-            escape_into(out, text);
-            out.push('"');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_value(out, item);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in unique(map).into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('"');
-                escape_into(out, key);
-                out.push_str("\":");
-                write_value(out, item);
-            }
-            out.push('}');
-        }
-    }
-}
-
-/// Appends `text` escaped for the inside of a JSON string, as the crate's
-/// writer escapes (and serde_json): a string sent in pieces reads the same
-/// as sent whole.
-fn escape_into(out: &mut String, text: &str) {
-    // Writing into a `String` cannot fail.
-    let _ = crate::json::write::write_string_contents(out, text);
-}
-
-/// Collects emitted text as chunks: one per emitted item, an opening
-/// bracket joined to what follows it and closing brackets to what they
-/// follow, so no chunk is bare punctuation that could have gone with a
-/// neighbour.
-#[derive(Default)]
-struct Out {
-    pieces: Vec<String>,
-    current: String,
-    /// The current piece ends in an opening bracket: join the next item.
-    joining: bool,
-}
-
-impl Out {
-    fn text(&mut self, text: &str) {
-        if !self.joining {
-            self.cut();
-        }
-        self.joining = false;
-        self.current.push_str(text);
-    }
-
-    fn open(&mut self, text: &str) {
-        self.text(text);
-        self.joining = true;
-    }
-
-    fn close(&mut self, bracket: &str) {
-        self.joining = false;
-        self.current.push_str(bracket);
-    }
-
-    fn cut(&mut self) {
-        if !self.current.is_empty() {
-            self.pieces.push(core::mem::take(&mut self.current));
-        }
-    }
-
-    fn finish(mut self) -> Vec<String> {
-        self.cut();
-        self.pieces
-    }
-}
-
-/// A snapshot the chunker cannot accept: which one, where, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChunkError {
-    snapshot: usize,
-    path: PathBuf,
-    kind: ChunkErrorKind,
-}
-
-impl ChunkError {
-    /// The snapshot's number, counting accepted snapshots from 1 (a rejected
-    /// snapshot is not counted, so one after it gets the same number).
-    pub fn snapshot(&self) -> usize {
-        self.snapshot
-    }
-
-    /// Where in the snapshot the problem is.
-    pub fn path(&self) -> &PathBuf {
-        &self.path
-    }
-
-    /// What the problem is.
-    pub fn kind(&self) -> &ChunkErrorKind {
-        &self.kind
-    }
-}
-
-/// The kinds of [`ChunkError`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ChunkErrorKind {
-    /// The snapshot text is not one valid JSON document.
-    InvalidJson(json::Error),
-    /// The first snapshot is not an object or an array.
-    RootNotContainer {
-        /// The type found.
-        found: &'static str,
-    },
-    /// A member or item of the previous snapshot is missing.
-    Disappeared,
-    /// A value changed type.
-    TypeChanged {
-        /// The previous type.
-        from: &'static str,
-        /// The type now.
-        to: &'static str,
-    },
-    /// A string no longer starts with its previous text.
-    StringNotExtended,
-    /// A number, boolean or null changed.
-    ScalarChanged {
-        /// The previous value, as JSON.
-        from: String,
-        /// The value now, as JSON.
-        to: String,
-    },
-    /// Something already closed in the output changed: a string grew after
-    /// its closing quote was sent, or a closed array or object gained
-    /// content.
-    ChangedAfterComplete,
-    /// A member that was held and then emitted complete while hollow (an
-    /// empty string, or an array or object of only hollow values, left
-    /// behind while a sibling grew) is being filled: the producer declares
-    /// fields up front, which [`SnapshotChunker::hold_placeholders`] is
-    /// for. Never reported when placeholders are held.
-    PlaceholderFilled,
-    /// The snapshot nests deeper than [`MAX_DEPTH`] (the JSON parser's
-    /// default limit): the chunker walks values by recursion.
-    TooDeep,
-}
-
-/// How deep a snapshot may nest: the JSON parser's default depth limit, so
-/// that every text [`SnapshotChunker::feed_text`] parses is accepted.
-pub const MAX_DEPTH: usize = json::Limits::new().max_depth;
-
 /// Whether `value` nests deeper than [`MAX_DEPTH`], found without recursion.
 fn too_deep(value: &Value) -> bool {
     let mut stack: Vec<(&Value, usize)> = alloc::vec![(value, 0)];
@@ -1064,76 +905,4 @@ fn too_deep(value: &Value) -> bool {
         stack.extend(children.map(|child| (child, depth + 1)));
     }
     false
-}
-
-/// A JSON type's name with its article: "an array", "a string"; `null`
-/// has none ("null became a string").
-struct Article<'a>(&'a str);
-
-impl fmt::Display for Article<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            "null" => f.write_str("null"),
-            name if name.starts_with(['a', 'e', 'i', 'o', 'u']) => write!(f, "an {name}"),
-            name => write!(f, "a {name}"),
-        }
-    }
-}
-
-impl fmt::Display for ChunkErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ChunkErrorKind::InvalidJson(error) => write!(f, "not valid JSON: {error}"),
-            ChunkErrorKind::RootNotContainer { found } => {
-                write!(
-                    f,
-                    "the root is {}, not an object or an array",
-                    Article(found)
-                )
-            }
-            ChunkErrorKind::Disappeared => {
-                f.write_str("a value of the previous snapshot is missing")
-            }
-            ChunkErrorKind::TypeChanged { from, to } => {
-                write!(f, "{} became {}", Article(from), Article(to))
-            }
-            ChunkErrorKind::StringNotExtended => {
-                f.write_str("the string no longer extends its previous text")
-            }
-            ChunkErrorKind::ScalarChanged { from, to } => {
-                write!(f, "{from} changed to {to}")
-            }
-            ChunkErrorKind::TooDeep => {
-                write!(f, "nested deeper than {MAX_DEPTH} levels")
-            }
-            ChunkErrorKind::ChangedAfterComplete => {
-                f.write_str("changed after it was emitted complete")
-            }
-            ChunkErrorKind::PlaceholderFilled => f.write_str(
-                "a member emitted complete while still empty is being filled: \
-                 the producer declares fields up front",
-            ),
-        }
-    }
-}
-
-impl fmt::Display for ChunkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "snapshot {}, at ", self.snapshot)?;
-        if self.path.segments().is_empty() {
-            f.write_str("the root")?;
-        } else {
-            write!(f, "{}", self.path)?;
-        }
-        write!(f, ": {}", self.kind)
-    }
-}
-
-impl core::error::Error for ChunkError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match &self.kind {
-            ChunkErrorKind::InvalidJson(error) => Some(error),
-            _ => None,
-        }
-    }
 }
