@@ -122,6 +122,14 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
             out.text().push(b'}');
             out.end_line()?;
         }
+        // Nothing but white space arrived: there is no value to print, as
+        // `repair` says too.
+        (None, None) => {
+            return Err(Failure::Input(format!(
+                "no JSON value in the input at byte {bytes}; {}",
+                position.at_end()
+            )))
+        }
         _ => {}
     }
     out.finish()

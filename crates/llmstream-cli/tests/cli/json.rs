@@ -324,12 +324,18 @@ fn repair_gives_the_best_effort_value() {
         .stderr(predicate::str::contains("at byte 5"));
 }
 
-/// No reading yields a value from nothing: exit 1, as `json` does.
+/// No reading yields a value from nothing: exit 1, as `json` does, and
+/// `json --partial` alike.
 #[test]
 fn repair_of_no_value_exits_1() {
-    for (input, at) in [("", "at byte 0"), ("  \n", "at byte 3")] {
+    for (args, input, at) in [
+        (&["repair"][..], "", "at byte 0"),
+        (&["repair"], "  \n", "at byte 3"),
+        (&["json", "--partial"], "", "at byte 0"),
+        (&["json", "--partial"], "  \n", "at byte 3"),
+    ] {
         llmstream()
-            .arg("repair")
+            .args(args)
             .write_stdin(input)
             .assert()
             .code(1)
