@@ -13,8 +13,26 @@ use fuzz_common::{merge_by, Input, BYTEWISE_MAX};
 use libfuzzer_sys::fuzz_target;
 use llmstream::json::Error;
 use llmstream::tools::{
-    ActionEvent, ActionStream, ArgumentStreams, Detected, ToolCallDetector, ToolEvent,
+    ActionEvent, ActionStream, ArgumentEvent, ArgumentStreams, Detected, ToolCallDetector,
+    ToolEvent,
 };
+
+/// Joins `next` to `last` when both are deltas of one path.
+fn merge_delta(last: &mut ArgumentEvent, next: &ArgumentEvent) -> bool {
+    match (last, next) {
+        (
+            ArgumentEvent::Delta { path, text },
+            ArgumentEvent::Delta {
+                path: path2,
+                text: more,
+            },
+        ) if path == path2 => {
+            text.push_str(more);
+            true
+        }
+        _ => false,
+    }
+}
 
 fn merge_actions(events: Vec<ActionEvent>) -> Vec<ActionEvent> {
     merge_by(events, |last, next| match (last, next) {
@@ -23,16 +41,12 @@ fn merge_actions(events: Vec<ActionEvent>) -> Vec<ActionEvent> {
             true
         }
         (
-            ActionEvent::ArgumentDelta { call, path, text },
-            ActionEvent::ArgumentDelta {
+            ActionEvent::Argument { call, event },
+            ActionEvent::Argument {
                 call: call2,
-                path: path2,
-                text: more,
+                event: more,
             },
-        ) if call == call2 && path == path2 => {
-            text.push_str(more);
-            true
-        }
+        ) if call == call2 => merge_delta(event, more),
         _ => false,
     })
 }
@@ -78,16 +92,7 @@ fn detect<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> (Vec<Detected>, Res
         return (Vec::new(), result);
     }
     let events = merge_by(events, |last, next| match (last, next) {
-        (
-            Detected::ArgumentDelta { path, text },
-            Detected::ArgumentDelta {
-                path: path2,
-                text: more,
-            },
-        ) if path == path2 => {
-            text.push_str(more);
-            true
-        }
+        (Detected::Argument(event), Detected::Argument(more)) => merge_delta(event, more),
         _ => false,
     });
     (events, result)
@@ -96,16 +101,12 @@ fn detect<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> (Vec<Detected>, Res
 fn merge_tool_events(events: Vec<ToolEvent>) -> Vec<ToolEvent> {
     merge_by(events, |last, next| match (last, next) {
         (
-            ToolEvent::ArgumentDelta { id, path, text },
-            ToolEvent::ArgumentDelta {
+            ToolEvent::Argument { id, event },
+            ToolEvent::Argument {
                 id: id2,
-                path: path2,
-                text: more,
+                event: more,
             },
-        ) if id == id2 && path == path2 => {
-            text.push_str(more);
-            true
-        }
+        ) if id == id2 => merge_delta(event, more),
         _ => false,
     })
 }

@@ -305,7 +305,7 @@ impl<W: Write> LiveView<W> {
                     }
                 }
             }
-            StreamEvent::ArgumentDelta { .. } | StreamEvent::Argument { .. } => {}
+            StreamEvent::Argument { .. } => {}
             StreamEvent::ToolCallEnd {
                 choice,
                 call,

@@ -17,7 +17,7 @@ use std::io::Write;
 
 use futures::StreamExt;
 use llmstream::json::from_partial;
-use llmstream::providers::StreamEvent;
+use llmstream::providers::{ArgumentEvent, StreamEvent};
 use llmstream::stream::BodyStreamExt;
 use serde::Deserialize;
 
@@ -92,8 +92,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             StreamEvent::TextDelta { text, .. } => write!(out, "{text}")?,
             StreamEvent::ReasoningDelta { text, .. } => write!(out, "\x1b[2m{text}\x1b[0m")?,
             StreamEvent::ToolCallStart { name, .. } => writeln!(out, "\n[{name}]")?,
-            StreamEvent::ArgumentDelta {
-                choice, call, path, ..
+            StreamEvent::Argument {
+                choice,
+                call,
+                event: ArgumentEvent::Delta { path, .. },
             } => {
                 // The live arguments as the application's own type.
                 let builder = events.pipeline().builder();

@@ -16,7 +16,7 @@
 use std::io::Write;
 
 use futures::StreamExt;
-use llmstream::providers::StreamEvent;
+use llmstream::providers::{ArgumentEvent, StreamEvent};
 use llmstream::stream::BodyStreamExt;
 
 #[tokio::main]
@@ -72,8 +72,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         match event? {
             StreamEvent::TextDelta { text, .. } => write!(out, "{text}")?,
             StreamEvent::ToolCallStart { name, id, .. } => writeln!(out, "\n[{name} {id}]")?,
-            StreamEvent::ArgumentDelta { path, text, .. } => writeln!(out, "  {path} += {text:?}")?,
-            StreamEvent::Argument { path, value, .. } => writeln!(out, "  {path} = {value}")?,
+            StreamEvent::Argument { event, .. } => match event {
+                ArgumentEvent::Delta { path, text } => writeln!(out, "  {path} += {text:?}")?,
+                ArgumentEvent::Value { path, value } => writeln!(out, "  {path} = {value}")?,
+            },
             StreamEvent::ToolCallEnd {
                 name, arguments, ..
             } => writeln!(out, "[{name} done] {arguments}")?,

@@ -39,7 +39,7 @@
 //! The whole pipeline, on an Anthropic stream cut into 7-byte pieces:
 //!
 //! ```
-//! use llmstream::providers::{Pipeline, StreamEvent};
+//! use llmstream::providers::{ArgumentEvent, Pipeline, StreamEvent};
 //!
 //! let body = concat!(
 //!     "event: message_start\n",
@@ -56,7 +56,9 @@
 //! let mut seen = Vec::new();
 //! let mut show = |event| match event {
 //!     StreamEvent::ToolCallStart { name, .. } => seen.push(format!("calling {name}")),
-//!     StreamEvent::ArgumentDelta { path, text, .. } => seen.push(format!("{path} += {text}")),
+//!     StreamEvent::Argument { event: ArgumentEvent::Delta { path, text }, .. } => {
+//!         seen.push(format!("{path} += {text}"))
+//!     }
 //!     StreamEvent::ToolCallEnd { arguments, .. } => seen.push(format!("args {arguments}")),
 //!     _ => {}
 //! };

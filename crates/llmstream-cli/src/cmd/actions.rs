@@ -3,7 +3,7 @@
 
 use clap::Args;
 use llmstream::json::{Map, Value};
-use llmstream::tools::{ActionEvent, ActionStream};
+use llmstream::tools::{ActionEvent, ActionStream, ArgumentEvent};
 
 use crate::input::InputArgs;
 use crate::output::Lines;
@@ -64,13 +64,19 @@ pub fn event_value(event: &ActionEvent) -> Value {
             m.push("call", Value::from(*call));
             m.push("name", Value::from(name.as_str()));
         }
-        ActionEvent::ArgumentDelta { call, path, text } => {
+        ActionEvent::Argument {
+            call,
+            event: ArgumentEvent::Delta { path, text },
+        } => {
             m.push("type", Value::from("argument_delta"));
             m.push("call", Value::from(*call));
             m.push("path", Value::from(path.to_string()));
             m.push("text", Value::from(text.as_str()));
         }
-        ActionEvent::Argument { call, path, value } => {
+        ActionEvent::Argument {
+            call,
+            event: ArgumentEvent::Value { path, value },
+        } => {
             m.push("type", Value::from("argument"));
             m.push("call", Value::from(*call));
             m.push("path", Value::from(path.to_string()));

@@ -225,7 +225,7 @@ fn an_unreadable_last_element_on_the_growing_edge_is_dropped() {
 
 #[test]
 fn tool_call_arguments_read_as_a_struct_while_they_stream() {
-    use llmstream::providers::{Pipeline, StreamEvent};
+    use llmstream::providers::{ArgumentEvent, Pipeline, StreamEvent};
 
     #[derive(Debug, PartialEq, Deserialize)]
     struct WriteFile {
@@ -249,7 +249,12 @@ fn tool_call_arguments_read_as_a_struct_while_they_stream() {
     for piece in body.as_bytes().chunks(40) {
         pipeline.feed(piece).unwrap();
         while let Some(event) = pipeline.next_event() {
-            if let StreamEvent::ArgumentDelta { choice, call, .. } = event {
+            if let StreamEvent::Argument {
+                choice,
+                call,
+                event: ArgumentEvent::Delta { .. },
+            } = event
+            {
                 let args = pipeline.builder().unwrap().arguments(choice, call).unwrap();
                 let typed: WriteFile = from_partial(args).unwrap();
                 contents.push(typed.content);

@@ -5,7 +5,7 @@
 //! same events fed whole, byte by byte and in random pieces.
 
 use llmstream::json::Value;
-use llmstream::providers::{anthropic, FinishReason, Part, Provider, StreamEvent};
+use llmstream::providers::{anthropic, ArgumentEvent, FinishReason, Part, Provider, StreamEvent};
 
 use crate::common::providers::{obj, Run, Streams};
 
@@ -127,15 +127,16 @@ fn tool_use_response() {
         .events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::ArgumentDelta { path, text, .. } if path.to_string() == "location" => {
-                Some(text.as_str())
-            }
+            StreamEvent::Argument {
+                event: ArgumentEvent::Delta { path, text },
+                ..
+            } if path.to_string() == "location" => Some(text.as_str()),
             _ => None,
         })
         .collect();
     assert_eq!(streamed, "Paris");
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, value, .. }
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, value }, .. }
             if path.to_string() == "location" && value.as_str() == Some("Paris"))));
     assert_eq!(c.finish, Some(FinishReason::ToolCalls));
     assert_eq!(c.finish_reason.as_deref(), Some("tool_use"));
@@ -396,7 +397,7 @@ fn tool_as_first_block() {
         ))
     );
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, value, .. }
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, value }, .. }
             if path.to_string() == "elements[0].temperature" && value.as_u64() == Some(58))));
     assert_eq!(run.usage(), (Some(849), Some(47), Some(896)));
 }
@@ -631,9 +632,9 @@ fn quirk_first_json_fragment_empty() {
     // The empty fragment is not an event; the four non-empty ones are.
     assert_eq!(run.events_named("tool_call_delta").len(), 3);
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, value, .. } if path.to_string() == "days" && value.as_u64() == Some(3))));
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, value }, .. } if path.to_string() == "days" && value.as_u64() == Some(3))));
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, value, .. } if path.to_string() == "units[0]" && value.as_str() == Some("C"))));
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, value }, .. } if path.to_string() == "units[0]" && value.as_str() == Some("C"))));
 }
 
 #[test]
@@ -654,7 +655,7 @@ fn quirk_start_input_used_only_without_fragments() {
     let call = run.tool("toolu_s");
     assert_eq!(call.arguments, Some(obj(r#"{"mode":"dark","level":2}"#)));
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, value, .. } if path.to_string() == "mode" && value.as_str() == Some("dark"))));
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, value }, .. } if path.to_string() == "mode" && value.as_str() == Some("dark"))));
     // And `input: {}` with fragments is not mixed in (tool_use_response):
     // see quirk_first_json_fragment_empty, whose start input is `{}`.
 }

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use llmstream::json::{self, Value};
-use llmstream::providers::{gemini, FinishReason, Part, Provider, StreamEvent};
+use llmstream::providers::{gemini, ArgumentEvent, FinishReason, Part, Provider, StreamEvent};
 
 use crate::common::providers::{obj, Run, Streams};
 
@@ -109,7 +109,7 @@ fn whole_function_calls_and_text() {
     assert_eq!(call.id, "call_0_0_get_capital");
     assert_eq!(call.arguments, Some(obj(r#"{"country":"France"}"#)));
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, value, .. } if path.to_string() == "country" && value.as_str() == Some("France"))));
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, value }, .. } if path.to_string() == "country" && value.as_str() == Some("France"))));
     // STOP with a function call is a tool-call finish.
     assert_eq!(run.choice().finish_reason.as_deref(), Some("STOP"));
     assert_eq!(run.choice().finish, Some(FinishReason::ToolCalls));
@@ -296,7 +296,6 @@ fn streamed_arguments_closed_by_terminator() {
             matches!(
                 e,
                 StreamEvent::ToolCallStart { call: 0, .. }
-                    | StreamEvent::ArgumentDelta { call: 0, .. }
                     | StreamEvent::Argument { call: 0, .. }
                     | StreamEvent::ToolCallEnd { call: 0, .. }
             )
@@ -313,7 +312,7 @@ fn streamed_arguments_closed_by_terminator() {
         ]
     );
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::ArgumentDelta { call: 1, path, text, .. } if path.to_string() == "location" && text == "San Francisco")));
+        StreamEvent::Argument { call: 1, event: ArgumentEvent::Delta { path, text }, .. } if path.to_string() == "location" && text == "San Francisco")));
     // The first call ends at its terminator, before the second starts.
     let end0 = position(&run, |e| {
         matches!(e, StreamEvent::ToolCallEnd { call: 0, .. })
@@ -389,9 +388,9 @@ fn array_arguments_without_terminator() {
     );
     assert!(call.arguments_error.is_none());
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, value, .. } if path.to_string() == "operations[1].price" && value.as_f64() == Some(0.3))));
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, value }, .. } if path.to_string() == "operations[1].price" && value.as_f64() == Some(0.3))));
     assert!(run.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, .. } if path.to_string() == "operations[0]")));
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, .. }, .. } if path.to_string() == "operations[0]")));
     // Closed by the last partialArgs without willContinue, not by the finish.
     let end = position(&run, |e| e.name() == "tool_call_end");
     let usage = position(&run, |e| e.name() == "usage");
@@ -447,7 +446,7 @@ fn quirk_whole_function_calls() {
         ("note", obj("null")),
     ] {
         assert!(run.events.iter().any(|e| matches!(e,
-            StreamEvent::Argument { path: p, value: v, .. } if p.to_string() == path && *v == value)), "{path}");
+            StreamEvent::Argument { event: ArgumentEvent::Value { path: p, value: v }, .. } if p.to_string() == path && *v == value)), "{path}");
     }
     // No args key: `{}`; the next ordinal; an id on the wire is kept.
     let time = tool_by_name(&run, "get_time")[0];
@@ -477,9 +476,10 @@ fn quirk_partial_args_closed_by_terminator() {
         .events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::ArgumentDelta { path, text, .. } if path.to_string() == "recipe.name" => {
-                Some(text.as_str())
-            }
+            StreamEvent::Argument {
+                event: ArgumentEvent::Delta { path, text },
+                ..
+            } if path.to_string() == "recipe.name" => Some(text.as_str()),
             _ => None,
         })
         .collect();

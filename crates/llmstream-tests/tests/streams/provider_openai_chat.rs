@@ -5,7 +5,7 @@
 
 use crate::common::providers::{obj, Run, Streams};
 use llmstream::json::Value;
-use llmstream::providers::{Choice, FinishReason, Part, Provider, StreamEvent};
+use llmstream::providers::{ArgumentEvent, Choice, FinishReason, Part, Provider, StreamEvent};
 
 /// The tokens of the log probabilities on the part at `position`.
 fn tokens(c: &Choice, position: usize) -> Vec<&str> {
@@ -298,15 +298,16 @@ fn single_tool_call() {
         .events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::ArgumentDelta { path, text, .. } if format!("{path}") == "city" => {
-                Some(text.as_str())
-            }
+            StreamEvent::Argument {
+                event: ArgumentEvent::Delta { path, text },
+                ..
+            } if format!("{path}") == "city" => Some(text.as_str()),
             _ => None,
         })
         .collect();
     assert_eq!(city, "Edinburgh");
     assert!(o.events.iter().any(|e| matches!(e,
-        StreamEvent::Argument { path, value, .. } if format!("{path}") == "units" && value.as_str() == Some("c"))));
+        StreamEvent::Argument { event: ArgumentEvent::Value { path, value }, .. } if format!("{path}") == "units" && value.as_str() == Some("c"))));
     assert_eq!(o.message.choices.get(&0).unwrap().text, "");
     assert_finish(&o, 0, "tool_calls", FinishReason::ToolCalls);
     assert_usage(&o, 76, 24, 100);

@@ -6,7 +6,7 @@
 
 use crate::common::providers::{obj, Run, Streams};
 use llmstream::json::Value;
-use llmstream::providers::{FinishReason, Part, Pipeline, Provider, StreamEvent};
+use llmstream::providers::{ArgumentEvent, FinishReason, Part, Pipeline, Provider, StreamEvent};
 
 const RESPONSES: Streams = Streams::new(Provider::OpenAiResponses, "", "openai");
 
@@ -189,7 +189,10 @@ fn tool_use_then_answer() {
         .events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::Argument { path, value, .. } => Some((format!("{path}"), value.as_u64())),
+            StreamEvent::Argument {
+                event: ArgumentEvent::Value { path, value },
+                ..
+            } => Some((format!("{path}"), value.as_u64())),
             _ => None,
         })
         .collect();

@@ -6,7 +6,7 @@ use crate::common;
 use llmstream_tests::pieces_at;
 
 use llmstream::json::{parse, PathBuf, Value};
-use llmstream::tools::{ActionError, ActionEvent, ActionStream, JsonContext};
+use llmstream::tools::{ActionError, ActionEvent, ActionStream, ArgumentEvent, JsonContext};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------- helpers
@@ -36,7 +36,7 @@ fn whole(text: &str) -> Vec<ActionEvent> {
     run(&[text])
 }
 
-/// Merges consecutive `Text` events, and consecutive `ArgumentDelta`s of the
+/// Merges consecutive `Text` events, and consecutive argument deltas of the
 /// same call and path: what is left does not depend on the pieces.
 fn merged(events: Vec<ActionEvent>) -> Vec<ActionEvent> {
     let mut out: Vec<ActionEvent> = Vec::new();
@@ -44,12 +44,14 @@ fn merged(events: Vec<ActionEvent>) -> Vec<ActionEvent> {
         match (out.last_mut(), event) {
             (Some(ActionEvent::Text(prev)), ActionEvent::Text(more)) => prev.push_str(&more),
             (
-                Some(ActionEvent::ArgumentDelta {
+                Some(ActionEvent::Argument {
                     call: c0,
-                    path: p0,
-                    text: t0,
+                    event: ArgumentEvent::Delta { path: p0, text: t0 },
                 }),
-                ActionEvent::ArgumentDelta { call, path, text },
+                ActionEvent::Argument {
+                    call,
+                    event: ArgumentEvent::Delta { path, text },
+                },
             ) if *c0 == call && *p0 == path => t0.push_str(&text),
             (_, event) => out.push(event),
         }
@@ -77,18 +79,22 @@ fn start(call: u64, name: &str) -> ActionEvent {
 }
 
 fn delta(call: u64, path: &str, t: &str) -> ActionEvent {
-    ActionEvent::ArgumentDelta {
+    ActionEvent::Argument {
         call,
-        path: p(path),
-        text: t.into(),
+        event: ArgumentEvent::Delta {
+            path: p(path),
+            text: t.into(),
+        },
     }
 }
 
 fn arg(call: u64, path: &str, value: &str) -> ActionEvent {
     ActionEvent::Argument {
         call,
-        path: p(path),
-        value: v(value),
+        event: ArgumentEvent::Value {
+            path: p(path),
+            value: v(value),
+        },
     }
 }
 
@@ -115,7 +121,6 @@ fn is_tool_event(e: &ActionEvent) -> bool {
     matches!(
         e,
         ActionEvent::ToolCallStart { .. }
-            | ActionEvent::ArgumentDelta { .. }
             | ActionEvent::Argument { .. }
             | ActionEvent::ToolCallEnd { .. }
     )
@@ -184,7 +189,7 @@ fn assert_every_call_ends(events: &[ActionEvent]) {
                 next += 1;
                 open = Some(*call);
             }
-            ActionEvent::ArgumentDelta { call, .. } | ActionEvent::Argument { call, .. } => {
+            ActionEvent::Argument { call, .. } => {
                 assert_eq!(open, Some(*call), "{events:?}");
             }
             ActionEvent::ToolCallEnd { call, .. } => {
@@ -1413,14 +1418,20 @@ fn check_against_model(stream: &Stream, events: &[ActionEvent]) -> Result<(), Te
                 prop_assert_eq!(open, None);
                 open = Some(*call);
             }
-            ActionEvent::ArgumentDelta { call, path, text } => {
+            ActionEvent::Argument {
+                call,
+                event: ArgumentEvent::Delta { path, text },
+            } => {
                 prop_assert_eq!(open, Some(*call));
                 deltas
                     .entry((*call, path.to_string()))
                     .or_default()
                     .push_str(text);
             }
-            ActionEvent::Argument { call, path, value } => {
+            ActionEvent::Argument {
+                call,
+                event: ArgumentEvent::Value { path, value },
+            } => {
                 prop_assert_eq!(open, Some(*call));
                 if let Value::String(s) = value {
                     prop_assert_eq!(
@@ -1629,10 +1640,22 @@ fn a_deep_value_before_the_action_member_is_held_within_bounds() {
         }));
         let args: Vec<&ActionEvent> = events
             .iter()
-            .filter(|e| matches!(e, ActionEvent::Argument { .. }))
+            .filter(|e| {
+                matches!(
+                    e,
+                    ActionEvent::Argument {
+                        event: ArgumentEvent::Value { .. },
+                        ..
+                    }
+                )
+            })
             .collect();
         for event in &args {
-            let ActionEvent::Argument { call, path, value } = event else {
+            let ActionEvent::Argument {
+                call,
+                event: ArgumentEvent::Value { path, value },
+            } = event
+            else {
                 unreachable!()
             };
             assert_eq!(*call, 0);
@@ -1658,7 +1681,10 @@ fn an_argument_string_cut_short_past_the_allowance_keeps_all_its_text() {
         events
             .iter()
             .filter_map(|e| match e {
-                ActionEvent::ArgumentDelta { text, .. } => Some(text.as_str()),
+                ActionEvent::Argument {
+                    event: ArgumentEvent::Delta { text, .. },
+                    ..
+                } => Some(text.as_str()),
                 _ => None,
             })
             .collect()
@@ -1670,9 +1696,15 @@ fn an_argument_string_cut_short_past_the_allowance_keeps_all_its_text() {
     let error = ended
         .iter()
         .position(|e| matches!(e, ActionEvent::Error { .. }));
-    let delta = ended
-        .iter()
-        .position(|e| matches!(e, ActionEvent::ArgumentDelta { .. }));
+    let delta = ended.iter().position(|e| {
+        matches!(
+            e,
+            ActionEvent::Argument {
+                event: ArgumentEvent::Delta { .. },
+                ..
+            }
+        )
+    });
     assert!(delta.is_some() && delta < error, "{delta:?} {error:?}");
     events.extend(ended);
     assert_eq!(deltas(&events), text);

@@ -23,18 +23,22 @@ fn drain(calls: &mut ArgumentStreams) -> Vec<ToolEvent> {
 }
 
 fn delta(id: &str, path: &str, text: &str) -> ToolEvent {
-    ToolEvent::ArgumentDelta {
+    ToolEvent::Argument {
         id: id.into(),
-        path: p(path),
-        text: text.into(),
+        event: ArgumentEvent::Delta {
+            path: p(path),
+            text: text.into(),
+        },
     }
 }
 
 fn arg(id: &str, path: &str, value: &str) -> ToolEvent {
     ToolEvent::Argument {
         id: id.into(),
-        path: p(path),
-        value: v(value),
+        event: ArgumentEvent::Value {
+            path: p(path),
+            value: v(value),
+        },
     }
 }
 
@@ -61,12 +65,14 @@ fn merged(events: Vec<ToolEvent>) -> Vec<ToolEvent> {
     for event in events {
         match (out.last_mut(), event) {
             (
-                Some(ToolEvent::ArgumentDelta {
+                Some(ToolEvent::Argument {
                     id: i0,
-                    path: p0,
-                    text: t0,
+                    event: ArgumentEvent::Delta { path: p0, text: t0 },
                 }),
-                ToolEvent::ArgumentDelta { id, path, text },
+                ToolEvent::Argument {
+                    id,
+                    event: ArgumentEvent::Delta { path, text },
+                },
             ) if *i0 == id && *p0 == path => t0.push_str(&text),
             (_, event) => out.push(event),
         }
@@ -528,8 +534,7 @@ proptest! {
                 events
                     .iter()
                     .filter(|e| match e {
-                        ToolEvent::ArgumentDelta { id: i, .. }
-                        | ToolEvent::Argument { id: i, .. }
+                        ToolEvent::Argument { id: i, .. }
                         | ToolEvent::End { id: i, .. }
                         | ToolEvent::Error { id: i, .. } => i == id,
                     })
@@ -542,10 +547,10 @@ proptest! {
             let mut deltas: HashMap<String, String> = HashMap::new();
             for e in &expected {
                 match e {
-                    ToolEvent::ArgumentDelta { path, text, .. } => {
+                    ToolEvent::Argument { event: ArgumentEvent::Delta { path, text }, .. } => {
                         deltas.entry(path.to_string()).or_default().push_str(text);
                     }
-                    ToolEvent::Argument { path, value: Value::String(s), .. } => {
+                    ToolEvent::Argument { event: ArgumentEvent::Value { path, value: Value::String(s) }, .. } => {
                         prop_assert_eq!(
                             deltas.get(&path.to_string()).map_or("", String::as_str),
                             s.as_str()
@@ -889,7 +894,10 @@ fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
     let texts: Vec<String> = drain(&mut calls)
         .into_iter()
         .filter_map(|e| match e {
-            ToolEvent::ArgumentDelta { text, .. } => Some(text),
+            ToolEvent::Argument {
+                event: ArgumentEvent::Delta { text, .. },
+                ..
+            } => Some(text),
             _ => None,
         })
         .collect();
@@ -905,15 +913,24 @@ fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
     let texts: Vec<&str> = events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::ArgumentDelta { text, .. } => Some(text.as_str()),
+            StreamEvent::Argument {
+                event: ArgumentEvent::Delta { text, .. },
+                ..
+            } => Some(text.as_str()),
             _ => None,
         })
         .collect();
     assert_eq!(joined(&texts), text);
     // The held text goes out before the call's end.
-    let last_delta = events
-        .iter()
-        .rposition(|e| matches!(e, StreamEvent::ArgumentDelta { .. }));
+    let last_delta = events.iter().rposition(|e| {
+        matches!(
+            e,
+            StreamEvent::Argument {
+                event: ArgumentEvent::Delta { .. },
+                ..
+            }
+        )
+    });
     let end = events
         .iter()
         .position(|e| matches!(e, StreamEvent::ToolCallEnd { .. }));

@@ -4,7 +4,7 @@
 use crate::common;
 
 use llmstream::json::{parse, Parser, PathBuf, Value};
-use llmstream::tools::{Detected, ToolCallDetector};
+use llmstream::tools::{ArgumentEvent, Detected, ToolCallDetector};
 use proptest::prelude::*;
 
 fn v(json: &str) -> Value {
@@ -20,17 +20,17 @@ fn drain(detector: &mut ToolCallDetector) -> Vec<Detected> {
 }
 
 fn delta(path: &str, text: &str) -> Detected {
-    Detected::ArgumentDelta {
+    Detected::Argument(ArgumentEvent::Delta {
         path: p(path),
         text: text.into(),
-    }
+    })
 }
 
 fn arg(path: &str, value: &str) -> Detected {
-    Detected::Argument {
+    Detected::Argument(ArgumentEvent::Value {
         path: p(path),
         value: v(value),
-    }
+    })
 }
 
 /// Merges consecutive deltas of the same path.
@@ -39,8 +39,8 @@ fn merged(events: Vec<Detected>) -> Vec<Detected> {
     for event in events {
         match (out.last_mut(), event) {
             (
-                Some(Detected::ArgumentDelta { path: p0, text: t0 }),
-                Detected::ArgumentDelta { path, text },
+                Some(Detected::Argument(ArgumentEvent::Delta { path: p0, text: t0 })),
+                Detected::Argument(ArgumentEvent::Delta { path, text }),
             ) if *p0 == path => t0.push_str(&text),
             (_, event) => out.push(event),
         }
@@ -105,10 +105,10 @@ fn input_deltas_and_values_have_paths_relative_to_the_input() {
             arg("blocks[1].n", "2"),
             arg("blocks[1]", r#"{"n":2}"#),
             arg("blocks", r#"[{"content":"fn main"},{"n":2}]"#),
-            Detected::Argument {
+            Detected::Argument(ArgumentEvent::Value {
                 path: PathBuf::new(),
-                value: v(r#"{"path":"src/a.rs","blocks":[{"content":"fn main"},{"n":2}]}"#),
-            },
+                value: v(r#"{"path":"src/a.rs","blocks":[{"content":"fn main"},{"n":2}]}"#)
+            }),
             Detected::End(v(ANTHROPIC)),
         ]
     );
@@ -132,10 +132,10 @@ fn the_name_arguments_shape() {
             arg("k[0]", "1"),
             arg("k[1]", "2"),
             arg("k", "[1,2]"),
-            Detected::Argument {
+            Detected::Argument(ArgumentEvent::Value {
                 path: PathBuf::new(),
-                value: v(r#"{"q":"rust","k":[1,2]}"#),
-            },
+                value: v(r#"{"q":"rust","k":[1,2]}"#)
+            }),
             Detected::End(v(text)),
         ]
     );
@@ -164,10 +164,10 @@ fn members_outside_the_input_are_not_arguments() {
         events,
         [
             Detected::Name("n".into()),
-            Detected::Argument {
+            Detected::Argument(ArgumentEvent::Value {
                 path: PathBuf::new(),
                 value: v("{}")
-            },
+            }),
             Detected::End(v(text)),
         ]
     );
@@ -317,7 +317,9 @@ fn containers_are_reported_with_their_own_value() {
         let containers: Vec<String> = events
             .iter()
             .filter_map(|e| match e {
-                Detected::Argument { path, value } if !path.to_string().contains('[') => {
+                Detected::Argument(ArgumentEvent::Value { path, value })
+                    if !path.to_string().contains('[') =>
+                {
                     Some(format!("{path}={}", value.to_json()))
                 }
                 _ => None,
@@ -355,14 +357,14 @@ fn a_deep_input_is_reported_whole_without_a_copy_per_level() {
     let input = v(&format!("{{\"x\":{deep}}}"));
     assert_eq!(events[0], Detected::Id("t".into()));
     assert_eq!(events[1], Detected::Name("f".into()));
-    assert!(events.contains(&Detected::Argument {
+    assert!(events.contains(&Detected::Argument(ArgumentEvent::Value {
         path: PathBuf::new(),
-        value: input.clone(),
-    }));
+        value: input.clone()
+    })));
     assert_eq!(events.last(), Some(&Detected::End(v(&text))));
     let mut copies = 0;
     for event in &events {
-        if let Detected::Argument { path, value } = event {
+        if let Detected::Argument(ArgumentEvent::Value { path, value }) = event {
             assert_eq!(input.at(path.as_path()), Some(value), "value at {path}");
             copies += usize::from(value.is_array());
         }
@@ -402,7 +404,7 @@ fn an_input_string_cut_short_past_the_allowance_keeps_all_its_text() {
         events
             .iter()
             .filter_map(|e| match e {
-                Detected::ArgumentDelta { text, .. } => Some(text.as_str()),
+                Detected::Argument(ArgumentEvent::Delta { text, .. }) => Some(text.as_str()),
                 _ => None,
             })
             .collect()

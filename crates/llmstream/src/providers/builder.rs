@@ -15,7 +15,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::arguments::{ArgumentEvent, ArgumentStream};
+use super::arguments::ArgumentStream;
 use super::event::{FinishReason, StreamEvent, Usage};
 use super::message::{reorder_positions, ErrorInfo, Message, Part};
 use super::Provider;
@@ -609,7 +609,11 @@ impl MessageBuilder {
         let events = &mut self.events;
         if let Some(stream) = self.arguments.get_mut(&(choice, call)) {
             stream.feed_with(fragment, |event| {
-                events.push_back(argument_event(choice, call, event));
+                events.push_back(StreamEvent::Argument {
+                    choice,
+                    call,
+                    event,
+                });
             });
         }
     }
@@ -686,7 +690,11 @@ impl MessageBuilder {
         // they come: they change nothing in the message.
         let events = &mut self.events;
         let arguments = stream.end_of(&tc.arguments_text, |event| {
-            events.push_back(argument_event(choice, call, event));
+            events.push_back(StreamEvent::Argument {
+                choice,
+                call,
+                event,
+            });
         });
         let error = stream.error().map(|e| format!("{e}"));
         let (id, name) = (tc.id.clone(), tc.name.clone());
@@ -975,24 +983,5 @@ fn error_event(error: ErrorInfo, from_provider: bool) -> StreamEvent {
         kind: error.kind,
         raw: error.raw,
         from_provider,
-    }
-}
-
-/// A tool call's argument event as a stream event of call `call` of
-/// `choice`.
-fn argument_event(choice: u64, call: u64, event: ArgumentEvent) -> StreamEvent {
-    match event {
-        ArgumentEvent::Delta { path, text } => StreamEvent::ArgumentDelta {
-            choice,
-            call,
-            path,
-            text,
-        },
-        ArgumentEvent::Value { path, value } => StreamEvent::Argument {
-            choice,
-            call,
-            path,
-            value,
-        },
     }
 }

@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use super::Provider;
 use crate::json::{Map, Number, PathBuf, Value};
+use crate::tools::ArgumentEvent;
 
 /// Something that happened in a provider stream, in provider-neutral terms.
 ///
@@ -237,27 +238,17 @@ pub enum StreamEvent {
         /// The new argument text.
         fragment: String,
     },
-    /// More text of a string inside the arguments, at a path.
-    ArgumentDelta {
-        /// Choice index.
-        choice: u64,
-        /// The call's key.
-        call: u64,
-        /// Where in the arguments: `blocks[0].content`.
-        path: PathBuf,
-        /// The new decoded text.
-        text: String,
-    },
-    /// A value inside the arguments completed.
+    /// More text of a string inside the arguments, at a path such as
+    /// `blocks[0].content` ([`ArgumentEvent::Delta`], named `argument_delta`
+    /// in JSON), or a value inside them completed ([`ArgumentEvent::Value`],
+    /// named `argument`).
     Argument {
         /// Choice index.
         choice: u64,
         /// The call's key.
         call: u64,
-        /// Where in the arguments.
-        path: PathBuf,
-        /// The completed value.
-        value: Value,
+        /// What the call's arguments revealed.
+        event: ArgumentEvent,
     },
     /// A tool call's argument text is replaced by the final copy the wire
     /// sent (OpenAI Responses' `function_call_arguments.done`, when it
@@ -535,8 +526,14 @@ impl StreamEvent {
             StreamEvent::ToolCallIdentity { .. } => "tool_call_identity",
             StreamEvent::ToolCallSignature { .. } => "tool_call_signature",
             StreamEvent::ToolCallDelta { .. } => "tool_call_delta",
-            StreamEvent::ArgumentDelta { .. } => "argument_delta",
-            StreamEvent::Argument { .. } => "argument",
+            StreamEvent::Argument {
+                event: ArgumentEvent::Delta { .. },
+                ..
+            } => "argument_delta",
+            StreamEvent::Argument {
+                event: ArgumentEvent::Value { .. },
+                ..
+            } => "argument",
             StreamEvent::ArgumentsReplace { .. } => "arguments_replace",
             StreamEvent::ToolCallEnd { .. } => "tool_call_end",
             StreamEvent::ArgumentsError { .. } => "arguments_error",
@@ -733,27 +730,23 @@ impl StreamEvent {
                 m.push("call", Value::from(*call));
                 text(&mut m, "fragment", fragment);
             }
-            StreamEvent::ArgumentDelta {
-                choice: c,
-                call,
-                path,
-                text: t,
-            } => {
-                choice(&mut m, c);
-                m.push("call", Value::from(*call));
-                m.push("path", Value::from(alloc::format!("{path}")));
-                text(&mut m, "text", t);
-            }
             StreamEvent::Argument {
                 choice: c,
                 call,
-                path,
-                value,
+                event,
             } => {
                 choice(&mut m, c);
                 m.push("call", Value::from(*call));
-                m.push("path", Value::from(alloc::format!("{path}")));
-                m.push("value", value.clone());
+                match event {
+                    ArgumentEvent::Delta { path, text: t } => {
+                        m.push("path", Value::from(alloc::format!("{path}")));
+                        text(&mut m, "text", t);
+                    }
+                    ArgumentEvent::Value { path, value } => {
+                        m.push("path", Value::from(alloc::format!("{path}")));
+                        m.push("value", value.clone());
+                    }
+                }
             }
             StreamEvent::ArgumentsReplace {
                 choice: c,
@@ -972,17 +965,21 @@ impl StreamEvent {
                 call: r.u64("call")?,
                 fragment: r.str("fragment")?,
             },
-            "argument_delta" => StreamEvent::ArgumentDelta {
+            "argument_delta" => StreamEvent::Argument {
                 choice: r.u64("choice")?,
                 call: r.u64("call")?,
-                path: r.path()?,
-                text: r.str("text")?,
+                event: ArgumentEvent::Delta {
+                    path: r.path()?,
+                    text: r.str("text")?,
+                },
             },
             "argument" => StreamEvent::Argument {
                 choice: r.u64("choice")?,
                 call: r.u64("call")?,
-                path: r.path()?,
-                value: r.value("value")?,
+                event: ArgumentEvent::Value {
+                    path: r.path()?,
+                    value: r.value("value")?,
+                },
             },
             "arguments_replace" => StreamEvent::ArgumentsReplace {
                 choice: r.u64("choice")?,

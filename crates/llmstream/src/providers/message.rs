@@ -423,7 +423,7 @@ impl Message {
             }
             // The live value of the arguments is the builder's, not the
             // message's (see `ToolCall::arguments`).
-            StreamEvent::ArgumentDelta { .. } | StreamEvent::Argument { .. } => {}
+            StreamEvent::Argument { .. } => {}
             StreamEvent::ArgumentsReplace {
                 choice,
                 call,

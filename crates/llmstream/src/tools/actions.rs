@@ -6,6 +6,7 @@ use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::arguments::ArgumentEvent;
 use super::budget::{Budget, Completed};
 use super::error::{ActionError, JsonContext};
 use crate::json::{
@@ -152,24 +153,13 @@ pub enum ActionEvent {
         /// The tool name (the `action` value).
         name: String,
     },
-    /// More text of a string argument, at a path relative to the action
-    /// object.
-    ArgumentDelta {
-        /// The action's call number.
-        call: u64,
-        /// Where in the arguments.
-        path: PathBuf,
-        /// The new decoded text.
-        text: String,
-    },
-    /// An argument value completed.
+    /// More text of a string argument, or an argument value completed; the
+    /// event's path is relative to the action object.
     Argument {
         /// The action's call number.
         call: u64,
-        /// Where in the arguments.
-        path: PathBuf,
-        /// The completed value.
-        value: Value,
+        /// What the action's arguments revealed.
+        event: ArgumentEvent,
     },
     /// The action object closed.
     ToolCallEnd {
@@ -668,12 +658,12 @@ impl ActionStream {
         let report = self.budget.charge(at, rel, kind);
         if let Some(text) = report.delta {
             let path = PathBuf::from(rel.to_vec());
-            self.argument(ActionEvent::ArgumentDelta { call, path, text });
+            self.argument(call, ArgumentEvent::Delta { path, text });
         }
         match report.value {
             Some(Completed::Scalar(value)) => {
                 let path = PathBuf::from(rel.to_vec());
-                self.argument(ActionEvent::Argument { call, path, value });
+                self.argument(call, ArgumentEvent::Value { path, value });
                 false
             }
             Some(Completed::Container) => true,
@@ -698,12 +688,13 @@ impl ActionStream {
         } else {
             PathBuf::from(rel.to_vec())
         };
-        self.argument(ActionEvent::Argument { call, path, value });
+        self.argument(call, ArgumentEvent::Value { path, value });
     }
 
     /// An argument event: reported, or held until `action` arrives (its
     /// cost was charged to the value's budget, which bounds what is held).
-    fn argument(&mut self, event: ActionEvent) {
+    fn argument(&mut self, call: u64, event: ArgumentEvent) {
+        let event = ActionEvent::Argument { call, event };
         if self.current.call.is_some() {
             self.events.push_back(event);
         } else {
@@ -720,7 +711,7 @@ impl ActionStream {
         if let Some(text) = self.budget.string_end(rel) {
             let call = self.current.call.as_ref().map_or(0, |(c, _)| *c);
             let path = PathBuf::from(rel.to_vec());
-            self.argument(ActionEvent::ArgumentDelta { call, path, text });
+            self.argument(call, ArgumentEvent::Delta { path, text });
         }
     }
 
@@ -776,11 +767,8 @@ fn drop_last(root: &mut Value, path: &[Segment]) {
 
 /// Gives a held argument event its call number.
 fn set_call(event: &mut ActionEvent, number: u64) {
-    match event {
-        ActionEvent::ArgumentDelta { call, .. } | ActionEvent::Argument { call, .. } => {
-            *call = number;
-        }
-        _ => {}
+    if let ActionEvent::Argument { call, .. } = event {
+        *call = number;
     }
 }
 

@@ -29,7 +29,12 @@ pub struct ArgumentStream {
     value: Option<Value>,
 }
 
-/// What a fragment revealed about the arguments.
+/// What a fragment revealed about the arguments: the one argument event
+/// of every stage, which the others carry with their key
+/// ([`ToolEvent::Argument`](super::ToolEvent::Argument),
+/// [`ActionEvent::Argument`](super::ActionEvent::Argument),
+/// [`Detected::Argument`](super::Detected::Argument),
+/// [`StreamEvent::Argument`](crate::providers::StreamEvent::Argument)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgumentEvent {
     /// More text of the string at `path`. Past the events' allowance,

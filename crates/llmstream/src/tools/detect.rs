@@ -3,6 +3,7 @@
 use alloc::collections::VecDeque;
 use alloc::string::String;
 
+use super::arguments::ArgumentEvent;
 use super::budget::{Budget, Completed, Report};
 use crate::json::{Error, EventKind, Parser, PathBuf, Segment, Value};
 
@@ -42,22 +43,10 @@ pub enum Detected {
     Id(String),
     /// The tool name (`name`) is complete.
     Name(String),
-    /// More text of a string inside the input (`input` or `arguments`), at a
-    /// path relative to the input.
-    ArgumentDelta {
-        /// Where in the input.
-        path: PathBuf,
-        /// The new decoded text.
-        text: String,
-    },
-    /// A value inside the input completed (the input itself included, at
-    /// the empty path).
-    Argument {
-        /// Where in the input.
-        path: PathBuf,
-        /// The completed value.
-        value: Value,
-    },
+    /// More text of a string inside the input (`input` or `arguments`), or a
+    /// value inside it completed (the input itself included, at the empty
+    /// path); the event's path is relative to the input.
+    Argument(ArgumentEvent),
     /// The whole object completed.
     End(Value),
 }
@@ -164,7 +153,7 @@ impl ToolCallDetector {
             };
             if let Some(text) = report.delta {
                 let path = PathBuf::from(rel.to_vec());
-                events.push_back(Detected::ArgumentDelta { path, text });
+                events.push_back(Detected::Argument(ArgumentEvent::Delta { path, text }));
             }
             let Some(completed) = report.value else {
                 continue;
@@ -174,7 +163,7 @@ impl ToolCallDetector {
             let full = event.path.to_path_buf();
             let path = PathBuf::from(rel.to_vec());
             if let Some(value) = completed.into_value(feed.snapshot(), full.as_path()) {
-                events.push_back(Detected::Argument { path, value });
+                events.push_back(Detected::Argument(ArgumentEvent::Value { path, value }));
             }
         }
     }
@@ -197,6 +186,6 @@ fn flush_cut_string(budget: &mut Budget, events: &mut VecDeque<Detected>, segmen
     let rel = segments.get(1..).unwrap_or(&[]);
     if let Some(text) = budget.string_end(rel) {
         let path = PathBuf::from(rel.to_vec());
-        events.push_back(Detected::ArgumentDelta { path, text });
+        events.push_back(Detected::Argument(ArgumentEvent::Delta { path, text }));
     }
 }

@@ -5,7 +5,7 @@ use alloc::string::String;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::error::ToolError;
-use crate::json::{PathBuf, Value};
+use crate::json::Value;
 
 /// Argument streams keyed by tool-call id: calls may interleave freely, each
 /// keeps its own parser state and nothing is rescanned.
@@ -21,7 +21,7 @@ use crate::json::{PathBuf, Value};
 /// Calls are kept in a B-tree: the order ids arrive in does not matter.
 ///
 /// ```
-/// use llmstream::tools::{ArgumentStreams, ToolEvent};
+/// use llmstream::tools::{ArgumentEvent, ArgumentStreams, ToolEvent};
 ///
 /// let mut calls = ArgumentStreams::new();
 /// calls.feed("call_1", r#"{"blocks":[{"content":"Hel"#);
@@ -30,7 +30,9 @@ use crate::json::{PathBuf, Value};
 /// calls.finish("call_1");
 /// let deltas: Vec<String> = std::iter::from_fn(|| calls.next_event())
 ///     .filter_map(|e| match e {
-///         ToolEvent::ArgumentDelta { id, path, text } => Some(format!("{id} {path} += {text}")),
+///         ToolEvent::Argument { id, event: ArgumentEvent::Delta { path, text } } => {
+///             Some(format!("{id} {path} += {text}"))
+///         }
 ///         _ => None,
 ///     })
 ///     .collect();
@@ -51,23 +53,13 @@ pub struct ArgumentStreams {
 /// What the argument streams report, each event naming its call.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToolEvent {
-    /// More text of the string at `path` in the call's arguments.
-    ArgumentDelta {
-        /// The call id.
-        id: String,
-        /// Where in the arguments.
-        path: PathBuf,
-        /// The new decoded text.
-        text: String,
-    },
-    /// A value inside the arguments completed.
+    /// More text of a string inside the call's arguments, or a value
+    /// inside them completed.
     Argument {
         /// The call id.
         id: String,
-        /// Where in the arguments.
-        path: PathBuf,
-        /// The completed value.
-        value: Value,
+        /// What the call's arguments revealed.
+        event: ArgumentEvent,
     },
     /// The arguments ended (see [`ArgumentStream::finish`] for what the value
     /// is when they were empty, cut short or invalid).
@@ -220,16 +212,8 @@ impl ArgumentStreams {
 
 /// An argument event of call `id`.
 fn tool_event(id: &str, event: ArgumentEvent) -> ToolEvent {
-    match event {
-        ArgumentEvent::Delta { path, text } => ToolEvent::ArgumentDelta {
-            id: String::from(id),
-            path,
-            text,
-        },
-        ArgumentEvent::Value { path, value } => ToolEvent::Argument {
-            id: String::from(id),
-            path,
-            value,
-        },
+    ToolEvent::Argument {
+        id: String::from(id),
+        event,
     }
 }
