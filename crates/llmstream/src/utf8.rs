@@ -405,6 +405,24 @@ impl Utf8Tail {
     }
 }
 
+/// Text for the property tests of the UTF-8 checks: characters of every
+/// length, runs of ASCII and stray bytes, up to 120 parts.
+#[cfg(test)]
+pub(crate) fn text_parts(
+) -> impl proptest::strategy::Strategy<Value = alloc::vec::Vec<alloc::vec::Vec<u8>>> {
+    use proptest::strategy::Strategy;
+    proptest::collection::vec(
+        proptest::prop_oneof![
+            8 => proptest::char::any().prop_map(|c| alloc::string::String::from(c).into_bytes()),
+            8 => proptest::string::string_regex("[a-z ]{1,40}")
+                .expect("a regex")
+                .prop_map(alloc::string::String::into_bytes),
+            1 => proptest::num::u8::ANY.prop_map(|b| alloc::vec![b]),
+        ],
+        0..120,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,16 +526,7 @@ mod tests {
         /// characters of every length and stray bytes, cut anywhere.
         #[test]
         fn long_random_text_agrees_with_core(
-            parts in proptest::collection::vec(
-                proptest::prop_oneof![
-                    8 => proptest::char::any().prop_map(|c| alloc::string::String::from(c).into_bytes()),
-                    8 => proptest::string::string_regex("[a-z ]{1,40}")
-                        .expect("a regex")
-                        .prop_map(alloc::string::String::into_bytes),
-                    1 => proptest::num::u8::ANY.prop_map(|b| alloc::vec![b]),
-                ],
-                0..120,
-            ),
+            parts in text_parts(),
             cut in 200usize..2000,
         ) {
             let bytes: Vec<u8> = parts.concat();

@@ -323,16 +323,7 @@ mod tests {
         /// with AVX2 and without.
         #[test]
         fn random_text_agrees_with_core(
-            parts in proptest::collection::vec(
-                proptest::prop_oneof![
-                    8 => proptest::char::any().prop_map(|c| alloc::string::String::from(c).into_bytes()),
-                    8 => proptest::string::string_regex("[a-z ]{1,40}")
-                        .expect("a regex")
-                        .prop_map(alloc::string::String::into_bytes),
-                    1 => proptest::num::u8::ANY.prop_map(|b| alloc::vec![b]),
-                ],
-                0..120,
-            ),
+            parts in crate::utf8::text_parts(),
             cut in 0usize..2000,
         ) {
             let bytes: Vec<u8> = parts.concat();
