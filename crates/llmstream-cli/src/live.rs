@@ -347,14 +347,14 @@ impl<W: Write> LiveView<W> {
                 self.finish_active(builder);
                 self.note(&format!("finish: {reason}"));
             }
-            StreamEvent::Error { message, .. } => {
+            StreamEvent::Error(error) => {
                 // Below the tree being drawn, a line would be lost to its
                 // next redraw: the tree stops here (shown again at its end).
                 self.finish_active(builder);
                 self.close_text();
                 self.newline_if_needed();
                 self.color(Color::Red);
-                self.print(&format!("error: {message}\n"));
+                self.print(&format!("error: {}\n", error.message));
                 self.reset();
             }
             // What the view does not draw: part boundaries, signatures,

@@ -117,7 +117,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 name, arguments, ..
             } => writeln!(out, "[{name} done] {arguments}")?,
             StreamEvent::Finish { reason, .. } => writeln!(out, "\n[finish] {reason}")?,
-            StreamEvent::Error { message, .. } => writeln!(out, "\n[error] {message}")?,
+            StreamEvent::Error(e) => writeln!(out, "\n[error] {}", e.message)?,
             _ => {}
         }
         out.flush()?;

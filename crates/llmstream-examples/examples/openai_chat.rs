@@ -81,7 +81,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             } => writeln!(out, "[{name} done] {arguments}")?,
             StreamEvent::Usage(usage) => writeln!(out, "\n[usage] {}", usage.to_value())?,
             StreamEvent::Finish { reason, .. } => writeln!(out, "\n[finish] {reason}")?,
-            StreamEvent::Error { message, .. } => writeln!(out, "\n[error] {message}")?,
+            StreamEvent::Error(e) => writeln!(out, "\n[error] {}", e.message)?,
             _ => {}
         }
         out.flush()?;

@@ -65,8 +65,8 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     let mut first_error: Option<String> = None;
     let mut drain = |pipeline: &mut Pipeline, out: &mut Lines| -> Result<(), Failure> {
         while let Some(event) = pipeline.next_event() {
-            if let (StreamEvent::Error { message, .. }, None) = (&event, &first_error) {
-                first_error = Some(message.clone());
+            if let (StreamEvent::Error(error), None) = (&event, &first_error) {
+                first_error = Some(error.message.clone());
             }
             if args.events {
                 out.value_line(&event_value(&event, pipeline))?;

@@ -80,7 +80,7 @@ fn pipeline_error_offsets_do_not_depend_on_the_cuts() {
         pipeline.finish().unwrap();
         std::iter::from_fn(|| pipeline.next_event())
             .filter_map(|event| match event {
-                StreamEvent::Error { message, .. } => Some(message),
+                StreamEvent::Error(e) => Some(e.message),
                 _ => None,
             })
             .collect::<Vec<_>>()

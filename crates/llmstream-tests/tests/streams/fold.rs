@@ -95,7 +95,7 @@ fn check_sse(name: &str, bytes: &[u8]) -> bool {
             None => assert!(
                 events
                     .iter()
-                    .all(|e| matches!(e, StreamEvent::Error { .. })),
+                    .all(|e| matches!(e, StreamEvent::Error(_))),
                 "{name}: events but no message"
             ),
         }

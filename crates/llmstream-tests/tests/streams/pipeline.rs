@@ -38,7 +38,7 @@ fn errors(events: &[StreamEvent]) -> Vec<&str> {
     events
         .iter()
         .filter_map(|event| match event {
-            StreamEvent::Error { message, .. } => Some(message.as_str()),
+            StreamEvent::Error(e) => Some(e.message.as_str()),
             _ => None,
         })
         .collect()
@@ -185,6 +185,32 @@ fn a_payload_error_is_at_a_byte_of_its_data_in_so_many_words() {
         message(b"data: {\"a\":\"\xff\", x}\n\n"),
         ["SSE event 1: data is not JSON: expected a string key after ',' in object, found 'x' at byte 12 of its data"]
     );
+}
+
+/// The error event of a payload that is not JSON carries the parser's
+/// typed error (its kind, offset in the data and path), in the event, in
+/// the message and through their JSON forms.
+#[test]
+fn a_payload_error_carries_the_parsers_error() {
+    let (events, message) = run(Some(Provider::OpenAiChat), b"data: {\"a\":\ndata: x}\n\n");
+    let error = events
+        .iter()
+        .find_map(|event| match event {
+            StreamEvent::Error(e) => e.parse_error.clone(),
+            _ => None,
+        })
+        .expect("a parse error");
+    assert_eq!(error.offset(), 6);
+    assert_eq!(error.path().to_string(), "a");
+    assert!(matches!(
+        error.kind(),
+        llmstream::json::ErrorKind::Unexpected { found: b'x', .. }
+    ));
+    assert!(message.is_none(), "no payload was accepted");
+    for event in &events {
+        let back = StreamEvent::from_value(&event.to_value()).expect("its own form");
+        assert_eq!(&back, event);
+    }
 }
 
 /// The README's library example reads the events `finish` queues (a call

@@ -796,7 +796,7 @@ fn quirk_error_event() {
     assert_eq!(error.kind.as_deref(), Some("overloaded_error"));
     assert!(error.raw.is_some());
     assert!(
-        matches!(run.events.last(), Some(StreamEvent::Error { message, .. }) if message == "Overloaded")
+        matches!(run.events.last(), Some(StreamEvent::Error(e)) if e.message == "Overloaded")
     );
     assert_eq!(run.choice().text, "Partial");
     assert!(!run.message.complete);

@@ -675,7 +675,7 @@ fn quirk_error_payload() {
     assert_eq!(error.kind.as_deref(), Some("UNAVAILABLE"));
     assert_eq!(run.choice().text, "Partial");
     assert!(!run.message.complete);
-    assert!(matches!(run.events.last(), Some(StreamEvent::Error { .. })));
+    assert!(matches!(run.events.last(), Some(StreamEvent::Error(_))));
 }
 
 #[test]

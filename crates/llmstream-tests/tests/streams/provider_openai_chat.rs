@@ -5,7 +5,9 @@
 
 use crate::common::providers::{obj, Run, Streams};
 use llmstream::json::Value;
-use llmstream::providers::{ArgumentEvent, Choice, FinishReason, Part, Provider, StreamEvent};
+use llmstream::providers::{
+    ArgumentEvent, Choice, ErrorInfo, FinishReason, Part, Provider, StreamEvent,
+};
 
 /// The tokens of the log probabilities on the part at `position`.
 fn tokens(c: &Choice, position: usize) -> Vec<&str> {
@@ -663,12 +665,13 @@ fn synthetic_error_payload() {
     assert!(error.raw.as_ref().and_then(|r| r.get("error")).is_some());
     assert_eq!(
         o.events.last(),
-        Some(&StreamEvent::Error {
+        Some(&StreamEvent::Error(ErrorInfo {
             message: "The server had an error while processing your request.".to_string(),
             kind: Some("server_error".to_string()),
             raw: error.raw.clone(),
+            parse_error: None,
             from_provider: true,
-        })
+        }))
     );
     assert!(!o.message.complete);
 }

@@ -102,7 +102,7 @@ fn errors(o: &Run) -> Vec<&str> {
     o.events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::Error { message, .. } => Some(message.as_str()),
+            StreamEvent::Error(e) => Some(e.message.as_str()),
             _ => None,
         })
         .collect()

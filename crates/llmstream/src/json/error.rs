@@ -38,6 +38,11 @@ impl Error {
         }
     }
 
+    /// What the message says beyond the kind.
+    pub(crate) fn note(&self) -> Note {
+        self.note
+    }
+
     /// The same error with `note` said too.
     pub(crate) fn with_note(mut self, note: Note) -> Self {
         self.note = note;

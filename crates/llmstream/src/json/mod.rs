@@ -21,6 +21,7 @@
 
 mod build;
 mod error;
+mod error_form;
 mod event;
 mod inline;
 mod key;

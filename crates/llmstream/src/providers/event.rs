@@ -3,7 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::Provider;
+use super::{ArgumentsError, ErrorInfo, Provider};
 use crate::json::{Map, Number, PathBuf, Value};
 use crate::tools::ArgumentEvent;
 
@@ -264,7 +264,7 @@ pub enum StreamEvent {
         /// The call's new final arguments, if it had ended.
         arguments: Option<Value>,
         /// Why those are not valid JSON, if they are not.
-        arguments_error: Option<String>,
+        arguments_error: Option<ArgumentsError>,
     },
     /// A tool call's arguments are complete.
     ToolCallEnd {
@@ -286,7 +286,7 @@ pub enum StreamEvent {
         /// [`arguments_error`](super::ToolCall::arguments_error), here so
         /// that a caller reading events learns it with the call's end, not
         /// only from the final message.
-        arguments_error: Option<String>,
+        arguments_error: Option<ArgumentsError>,
     },
     /// Text came after a tool call's arguments ended: left out, and the
     /// call's `arguments_error` (if it had none) says so.
@@ -296,7 +296,7 @@ pub enum StreamEvent {
         /// The call's key.
         call: u64,
         /// What was wrong.
-        error: String,
+        error: ArgumentsError,
     },
     /// Token counts (cumulative: a later event replaces an earlier one).
     Usage(Usage),
@@ -321,17 +321,7 @@ pub enum StreamEvent {
     /// The provider reported an error, or the stream broke its protocol.
     /// The message keeps the first error the provider reported; failing
     /// that, the first one found.
-    Error {
-        /// What went wrong.
-        message: String,
-        /// The provider's error type or code, when given.
-        kind: Option<String>,
-        /// The error payload as sent, when there was one.
-        raw: Option<Value>,
-        /// Whether the provider reported it (an error payload), rather
-        /// than it being found in the stream.
-        from_provider: bool,
-    },
+    Error(ErrorInfo),
     /// The provider said the message is complete (`[DONE]`,
     /// `message_stop`, `response.completed`, every choice finished, …).
     Complete,
@@ -540,7 +530,7 @@ impl StreamEvent {
             StreamEvent::Usage(_) => "usage",
             StreamEvent::Finish { .. } => "finish",
             StreamEvent::FinishDetails { .. } => "finish_details",
-            StreamEvent::Error { .. } => "error",
+            StreamEvent::Error(_) => "error",
             StreamEvent::Complete => "complete",
             StreamEvent::Reopen => "reopen",
         }
@@ -761,7 +751,9 @@ impl StreamEvent {
                 if let Some(arguments) = arguments {
                     m.push("arguments", arguments.clone());
                 }
-                opt(&mut m, "arguments_error", arguments_error);
+                if let Some(error) = arguments_error {
+                    m.push("arguments_error", error.to_value());
+                }
             }
             StreamEvent::ToolCallEnd {
                 choice: c,
@@ -776,7 +768,9 @@ impl StreamEvent {
                 text(&mut m, "id", id);
                 text(&mut m, "name", name);
                 m.push("arguments", arguments.clone());
-                opt(&mut m, "arguments_error", arguments_error);
+                if let Some(error) = arguments_error {
+                    m.push("arguments_error", error.to_value());
+                }
             }
             StreamEvent::ArgumentsError {
                 choice: c,
@@ -785,7 +779,7 @@ impl StreamEvent {
             } => {
                 choice(&mut m, c);
                 m.push("call", Value::from(*call));
-                text(&mut m, "error", error);
+                m.push("error", error.to_value());
             }
             StreamEvent::Usage(usage) => {
                 if let Value::Object(counts) = usage.to_value() {
@@ -807,18 +801,9 @@ impl StreamEvent {
                 choice(&mut m, c);
                 m.push("details", details.clone());
             }
-            StreamEvent::Error {
-                message,
-                kind,
-                raw,
-                from_provider,
-            } => {
-                text(&mut m, "message", message);
-                opt(&mut m, "kind", kind);
-                if let Some(raw) = raw {
-                    m.push("raw", raw.clone());
-                }
-                if *from_provider {
+            StreamEvent::Error(error) => {
+                error.write_members(&mut m, "kind");
+                if error.from_provider {
                     m.push("from_provider", Value::Bool(true));
                 }
             }
@@ -986,7 +971,7 @@ impl StreamEvent {
                 call: r.u64("call")?,
                 text: r.str("text")?,
                 arguments: r.opt_value("arguments"),
-                arguments_error: r.opt_str("arguments_error")?,
+                arguments_error: r.opt_arguments_error("arguments_error")?,
             },
             "tool_call_end" => StreamEvent::ToolCallEnd {
                 choice: r.u64("choice")?,
@@ -994,12 +979,14 @@ impl StreamEvent {
                 id: r.str("id")?,
                 name: r.str("name")?,
                 arguments: r.value("arguments")?,
-                arguments_error: r.opt_str("arguments_error")?,
+                arguments_error: r.opt_arguments_error("arguments_error")?,
             },
             "arguments_error" => StreamEvent::ArgumentsError {
                 choice: r.u64("choice")?,
                 call: r.u64("call")?,
-                error: r.str("error")?,
+                error: r
+                    .opt_arguments_error("error")?
+                    .ok_or_else(|| FromValueError::new("error", "an arguments error"))?,
             },
             "usage" => StreamEvent::Usage(Usage::from_value(value)?),
             "finish" => StreamEvent::Finish {
@@ -1016,16 +1003,14 @@ impl StreamEvent {
                 choice: r.u64("choice")?,
                 details: r.value("details")?,
             },
-            "error" => StreamEvent::Error {
-                message: r.str("message")?,
-                kind: r.opt_str("kind")?,
-                raw: r.opt_value("raw"),
+            "error" => StreamEvent::Error(ErrorInfo {
                 from_provider: match r.0.get("from_provider") {
                     None | Some(Value::Null) => false,
                     Some(Value::Bool(b)) => *b,
                     Some(_) => return Err(FromValueError::new("from_provider", "a boolean")),
                 },
-            },
+                ..ErrorInfo::read(&r, "kind")?
+            }),
             "complete" => StreamEvent::Complete,
             "reopen" => StreamEvent::Reopen,
             _ => return Err(FromValueError::new("type", "an event type")),
@@ -1139,6 +1124,19 @@ impl<'a> Reader<'a> {
     fn kind(&self) -> Result<PartKind, FromValueError> {
         PartKind::from_name(&self.str("kind")?)
             .ok_or_else(|| FromValueError::new("kind", "text, reasoning or refusal"))
+    }
+
+    /// An [`ArgumentsError`]'s form, or null or absent.
+    pub(crate) fn opt_arguments_error(
+        &self,
+        key: &str,
+    ) -> Result<Option<ArgumentsError>, FromValueError> {
+        match self.0.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => ArgumentsError::from_value(value)
+                .map(Some)
+                .ok_or_else(|| FromValueError::new(key, "an arguments error")),
+        }
     }
 
     fn path(&self) -> Result<PathBuf, FromValueError> {

@@ -6,8 +6,8 @@ use alloc::vec::Vec;
 use super::builder::ProviderLimits;
 use super::event::{opt_str, FinishReason, FromValueError, PartKind, Reader, StreamEvent, Usage};
 use super::sorted_map::SortedMap;
-use super::Provider;
-use crate::json::{Map, Value};
+use super::{ArgumentsError, Provider};
+use crate::json::{self, Map, Value};
 
 /// The message a stream has built so far (final once the stream ended).
 ///
@@ -153,7 +153,7 @@ pub struct ToolCall {
     /// Whether the arguments are known to be complete.
     pub ended: bool,
     /// Why the arguments are not valid JSON, if they are not.
-    pub arguments_error: Option<String>,
+    pub arguments_error: Option<ArgumentsError>,
     /// The opaque signature that came with the call (Gemini
     /// `thoughtSignature`), to be sent back with it.
     pub signature: Option<String>,
@@ -168,6 +168,9 @@ pub struct ErrorInfo {
     pub kind: Option<String>,
     /// The error payload as sent, when there was one.
     pub raw: Option<Value>,
+    /// When a payload was not JSON: the parser's error, its offset within
+    /// the payload's data.
+    pub parse_error: Option<json::Error>,
     /// Whether the provider reported it (the message keeps the first such
     /// error over any found in the stream). Not part of the JSON form of
     /// the message: [`Message::from_value`] reads it as `false`.
@@ -481,23 +484,13 @@ impl Message {
                     c.finish_details = Some(details.clone());
                 }
             }
-            StreamEvent::Error {
-                message,
-                kind,
-                raw,
-                from_provider,
-            } => {
+            StreamEvent::Error(error) => {
                 let keep = match &self.error {
                     None => true,
-                    Some(held) => *from_provider && !held.from_provider,
+                    Some(held) => error.from_provider && !held.from_provider,
                 };
                 if keep {
-                    self.error = Some(ErrorInfo {
-                        message: message.clone(),
-                        kind: kind.clone(),
-                        raw: raw.clone(),
-                        from_provider: *from_provider,
-                    });
+                    self.error = Some(error.clone());
                 }
             }
             StreamEvent::Complete => self.complete = true,
@@ -719,7 +712,7 @@ impl ToolCall {
         m.push("arguments", self.arguments.clone().unwrap_or(Value::Null));
         m.push("arguments_text", Value::from(self.arguments_text.as_str()));
         if let Some(e) = &self.arguments_error {
-            m.push("arguments_error", Value::from(e.as_str()));
+            m.push("arguments_error", e.to_value());
         }
         if let Some(sig) = &self.signature {
             m.push("signature", Value::from(sig.as_str()));
@@ -735,19 +728,57 @@ impl ErrorInfo {
             message: message.into(),
             kind: None,
             raw: None,
+            parse_error: None,
             from_provider: false,
         }
     }
 
-    /// `{"message":…,"type":…,"raw":…}`.
+    /// The same error, found parsing a payload that was not JSON.
+    pub fn with_parse_error(mut self, error: json::Error) -> Self {
+        self.parse_error = Some(error);
+        self
+    }
+
+    /// `{"message":…,"type":…,"raw":…,"parse_error":…}` (`raw` and
+    /// `parse_error` when there are, the latter as
+    /// [`json::Error::to_value`]).
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();
+        self.write_members(&mut m, "type");
+        Value::Object(m)
+    }
+
+    /// The members of the JSON form, the provider's error type named
+    /// `kind_key` (`type` in a message, `kind` in an event, whose `type`
+    /// is the event's).
+    pub(crate) fn write_members(&self, m: &mut Map, kind_key: &str) {
         m.push("message", Value::from(self.message.as_str()));
-        m.push("type", opt_str(self.kind.as_deref()));
+        m.push(kind_key, opt_str(self.kind.as_deref()));
         if let Some(raw) = &self.raw {
             m.push("raw", raw.clone());
         }
-        Value::Object(m)
+        if let Some(error) = &self.parse_error {
+            m.push("parse_error", error.to_value());
+        }
+    }
+
+    /// Reads the members [`ErrorInfo::write_members`] writes (`from_provider`
+    /// is `false`: it is not among them).
+    pub(crate) fn read(r: &Reader<'_>, kind_key: &str) -> Result<ErrorInfo, FromValueError> {
+        let parse_error = match r.opt_value("parse_error") {
+            None | Some(Value::Null) => None,
+            Some(value) => Some(
+                json::Error::from_value(&value)
+                    .ok_or_else(|| FromValueError::new("parse_error", "a JSON error"))?,
+            ),
+        };
+        Ok(ErrorInfo {
+            message: r.str("message")?,
+            kind: r.opt_str(kind_key)?,
+            raw: r.opt_value("raw"),
+            parse_error,
+            from_provider: false,
+        })
     }
 }
 
@@ -987,12 +1018,7 @@ impl Message {
             None => None,
             Some(error) => {
                 let e = Reader::new(&error).map_err(|e| e.within("error"))?;
-                Some(ErrorInfo {
-                    message: e.str("message").map_err(|e| e.within("error"))?,
-                    kind: e.opt_str("type").map_err(|e| e.within("error"))?,
-                    raw: e.opt_value("raw"),
-                    from_provider: false,
-                })
+                Some(ErrorInfo::read(&e, "type").map_err(|e| e.within("error"))?)
             }
         };
         Ok(message)
@@ -1105,7 +1131,7 @@ impl ToolCall {
         call.arguments = r.opt_value("arguments");
         call.ended = call.arguments.is_some();
         call.arguments_text = r.str("arguments_text")?;
-        call.arguments_error = r.opt_str("arguments_error")?;
+        call.arguments_error = r.opt_arguments_error("arguments_error")?;
         call.signature = r.opt_str("signature")?;
         Ok(call)
     }

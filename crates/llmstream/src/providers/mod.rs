@@ -27,7 +27,7 @@ pub mod openai_responses;
 
 use core::fmt;
 
-pub use arguments::{ArgumentEvent, ArgumentStream};
+pub use arguments::{ArgumentEvent, ArgumentStream, ArgumentsError};
 pub use builder::{MessageBuilder, ProviderLimits};
 pub use event::{FinishReason, FromValueError, PartKind, StreamEvent, Usage};
 pub use message::{Choice, ErrorInfo, Message, Part, ToolCall};

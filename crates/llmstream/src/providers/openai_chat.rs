@@ -466,6 +466,7 @@ impl OpenAiChatAccumulator {
             message,
             kind,
             raw: Some(payload.to_value()),
+            parse_error: None,
             from_provider: true,
         });
     }
@@ -697,10 +698,15 @@ mod tests {
                 _ => None,
             })
             .expect("the call ended");
-        let expected = "expected a string key after ',' in object, found 'o' at byte 9";
-        assert_eq!(end.as_deref(), Some(expected));
+        let error = end.expect("the arguments are not JSON");
+        let json = error.json().expect("a JSON error");
+        assert_eq!(json.offset(), 9, "the offset is within the arguments");
+        assert_eq!(
+            alloc::format!("{error}"),
+            "expected a string key after ',' in object, found 'o' at byte 9 of the arguments"
+        );
         let call = acc.message().tool_call(0, 0).unwrap();
-        assert_eq!(call.arguments_error.as_deref(), Some(expected));
+        assert_eq!(call.arguments_error.as_ref(), Some(&error));
         assert!(acc.message().error.is_none());
     }
 

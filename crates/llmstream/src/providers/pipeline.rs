@@ -278,7 +278,7 @@ impl Pipeline {
                     "SSE event {number}: data is not JSON: {}",
                     e.within("its data")
                 );
-                self.report(ErrorInfo::new(message));
+                self.report(ErrorInfo::new(message).with_parse_error(e));
             }
         }
         self.json = Some(tape);
@@ -298,12 +298,7 @@ impl Pipeline {
             let mut acc = provider.accumulator_with(limits);
             if let Some(error) = self.early_error.take() {
                 // The event was already reported: applied, not queued again.
-                acc.builder_mut().record(&StreamEvent::Error {
-                    message: error.message,
-                    kind: error.kind,
-                    raw: error.raw,
-                    from_provider: false,
-                });
+                acc.builder_mut().record(&StreamEvent::Error(error));
             }
             self.accumulator = Some(acc);
         }
@@ -353,12 +348,10 @@ impl Pipeline {
         match self.accumulator.as_mut() {
             Some(acc) => acc.builder_mut().error(error),
             None => {
-                self.early.push_back(StreamEvent::Error {
-                    message: error.message.clone(),
-                    kind: error.kind.clone(),
-                    raw: error.raw.clone(),
+                self.early.push_back(StreamEvent::Error(ErrorInfo {
                     from_provider: false,
-                });
+                    ..error.clone()
+                }));
                 if self.early_error.is_none() {
                     self.early_error = Some(error);
                 }
@@ -401,7 +394,7 @@ mod tests {
         pipeline.feed(call(1).as_bytes()).unwrap();
         let mut errors = 0;
         while let Some(event) = pipeline.next_event() {
-            errors += usize::from(matches!(event, StreamEvent::Error { .. }));
+            errors += usize::from(matches!(event, StreamEvent::Error(_)));
         }
         assert_eq!(errors, 1, "the second call is over the limit");
         let message = pipeline.message().unwrap();

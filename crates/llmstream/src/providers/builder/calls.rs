@@ -122,7 +122,7 @@ impl MessageBuilder {
                 self.emit(StreamEvent::ArgumentsError {
                     choice,
                     call,
-                    error: String::from("text after the arguments ended was left out"),
+                    error: ArgumentsError::TextAfterEnd,
                 });
                 self.error(ErrorInfo::new(message));
             }
@@ -172,7 +172,7 @@ impl MessageBuilder {
         arguments.feed_with(text, |_| {});
         let (value, error) = if tc.ended {
             let value = arguments.end_of(text, |_| {});
-            (Some(value), arguments.error().map(|e| format!("{e}")))
+            (Some(value), arguments.error().cloned().map(ArgumentsError::Json))
         } else {
             (None, None)
         };
@@ -225,7 +225,7 @@ impl MessageBuilder {
                 event,
             });
         });
-        let error = stream.error().map(|e| format!("{e}"));
+        let error = stream.error().cloned().map(ArgumentsError::Json);
         let (id, name) = (tc.id.clone(), tc.name.clone());
         self.emit(StreamEvent::ToolCallEnd {
             choice,

@@ -15,7 +15,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::arguments::ArgumentStream;
+use super::arguments::{ArgumentStream, ArgumentsError};
 use super::event::{FinishReason, StreamEvent, Usage};
 use super::message::{reorder_positions, ErrorInfo, Message, Part};
 use super::Provider;
@@ -298,10 +298,8 @@ impl MessageBuilder {
 
 /// The error event of `error`.
 fn error_event(error: ErrorInfo, from_provider: bool) -> StreamEvent {
-    StreamEvent::Error {
-        message: error.message,
-        kind: error.kind,
-        raw: error.raw,
+    StreamEvent::Error(ErrorInfo {
         from_provider,
-    }
+        ..error
+    })
 }

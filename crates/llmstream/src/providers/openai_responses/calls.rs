@@ -70,6 +70,7 @@ impl OpenAiResponsesAccumulator {
             ),
             kind: Some(String::from("arguments_mismatch")),
             raw: None,
+            parse_error: None,
             from_provider: false,
         });
         let json = self.calls.get(&key).copied().unwrap_or(json);

@@ -492,6 +492,7 @@ impl OpenAiResponsesAccumulator {
             message,
             kind,
             raw: Some(payload.to_value()),
+            parse_error: None,
             from_provider: true,
         });
     }

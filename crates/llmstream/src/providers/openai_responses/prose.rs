@@ -140,6 +140,7 @@ impl OpenAiResponsesAccumulator {
                 ),
                 kind: Some(String::from("text_mismatch")),
                 raw: None,
+                parse_error: None,
                 from_provider: false,
             });
         }
