@@ -40,7 +40,8 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
             false => Ok(()),
         }
     })?;
-    stream.finish();
+    // An unclosed fence or value is also an event, printed below.
+    let _ = stream.finish();
     while let Some(event) = stream.next_event() {
         print(&event, &mut out)?;
     }

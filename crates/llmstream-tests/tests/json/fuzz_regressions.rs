@@ -109,7 +109,7 @@ fn actions_invalid_escape_before_a_non_ascii_character_does_not_hang() {
         std::thread::spawn(move || {
             let mut actions = ActionStream::new();
             actions.feed(text);
-            actions.finish();
+            let _ = actions.finish();
             let events: Vec<ActionEvent> = std::iter::from_fn(|| actions.next_event()).collect();
             let _ = done.send(events);
         });
@@ -133,7 +133,7 @@ fn an_overlong_fence_info_string_is_judged_the_same_whatever_the_cuts() {
         for piece in pieces {
             stream.feed(piece);
         }
-        stream.finish();
+        let _ = stream.finish();
         let mut out: Vec<ActionEvent> = Vec::new();
         while let Some(event) = stream.next_event() {
             match (out.last_mut(), event) {

@@ -11,24 +11,36 @@ use proptest::prelude::*;
 
 // ---------------------------------------------------------------- helpers
 
-/// Feeds `pieces` with `push(&str)`, finishes, returns every event.
+/// Feeds `pieces` with `feed(&str)`, finishes, returns every event.
 fn run(pieces: &[&str]) -> Vec<ActionEvent> {
     let mut stream = ActionStream::new();
     for piece in pieces {
         stream.feed(piece);
     }
-    stream.finish();
-    std::iter::from_fn(|| stream.next_event()).collect()
+    finished(&mut stream)
 }
 
-/// Feeds `pieces` with `push_bytes`, finishes, returns every event.
+/// Feeds `pieces` with `feed_bytes`, finishes, returns every event.
 fn run_bytes(pieces: &[&[u8]]) -> Vec<ActionEvent> {
     let mut stream = ActionStream::new();
     for piece in pieces {
         stream.feed_bytes(piece);
     }
-    stream.finish();
-    std::iter::from_fn(|| stream.next_event()).collect()
+    finished(&mut stream)
+}
+
+/// Finishes `stream` and returns every event, checking that an error
+/// `finish` returns is the last event too (and no event follows it).
+fn finished(stream: &mut ActionStream) -> Vec<ActionEvent> {
+    let result = stream.finish();
+    let events: Vec<ActionEvent> = std::iter::from_fn(|| stream.next_event()).collect();
+    if let Err(returned) = &result {
+        match events.last() {
+            Some(ActionEvent::Error { error, .. }) => assert_eq!(error, returned),
+            last => panic!("finish returned {returned}, the last event is {last:?}"),
+        }
+    }
+    events
 }
 
 /// The whole text in one piece.
@@ -1691,7 +1703,7 @@ fn an_argument_string_cut_short_past_the_allowance_keeps_all_its_text() {
     };
     let mut events: Vec<ActionEvent> = std::iter::from_fn(|| stream.next_event()).collect();
     assert!(deltas(&events).len() < text.len());
-    stream.finish();
+    let _ = stream.finish();
     let ended: Vec<ActionEvent> = std::iter::from_fn(|| stream.next_event()).collect();
     let error = ended
         .iter()
@@ -1708,4 +1720,28 @@ fn an_argument_string_cut_short_past_the_allowance_keeps_all_its_text() {
     assert!(delta.is_some() && delta < error, "{delta:?} {error:?}");
     events.extend(ended);
     assert_eq!(deltas(&events), text);
+}
+
+/// `finish` says whether the text ended cleanly: an error for a value or
+/// fence left open (also the last event), nothing otherwise.
+#[test]
+fn finish_returns_the_error_of_an_open_value_or_fence() {
+    let finish = |text: &str| {
+        let mut stream = ActionStream::new();
+        stream.feed(text);
+        stream.finish()
+    };
+    assert_eq!(finish("prose, then {\"action\":\"x\"} and more"), Ok(()));
+    assert_eq!(finish("```json\n{\"action\":\"x\"}\n```\n"), Ok(()));
+    assert_eq!(
+        finish("```json\n{\"action\":\"a\"}\n"),
+        Err(ActionError::UnclosedFence { end: 23 })
+    );
+    assert_eq!(
+        finish("x\n{\"action\":\"x\",\"q\":\"abc"),
+        Err(ActionError::UnclosedValue {
+            end: 24,
+            action: Some((0, "x".into())),
+        })
+    );
 }

@@ -7,7 +7,7 @@ use crate::common;
 use std::collections::HashMap;
 
 use llmstream::json::{parse, PathBuf, Value};
-use llmstream::tools::{ArgumentEvent, ArgumentStream, ArgumentStreams, ToolEvent};
+use llmstream::tools::{ArgumentEvent, ArgumentStream, ArgumentStreams, ToolError, ToolEvent};
 use proptest::prelude::*;
 
 fn v(json: &str) -> Value {
@@ -98,9 +98,9 @@ fn interleaved_ids_keep_their_own_state() {
     );
     assert_eq!(
         calls.finish("call_2"),
-        Some(v(r#"{"blocks":[{"content":"Hello"},{"content":"x"}]}"#))
+        Ok(v(r#"{"blocks":[{"content":"Hello"},{"content":"x"}]}"#))
     );
-    assert_eq!(calls.finish("call_1"), Some(v(r#"{"q":"rust","n":5}"#)));
+    assert_eq!(calls.finish("call_1"), Ok(v(r#"{"q":"rust","n":5}"#)));
     assert_eq!(
         drain(&mut calls),
         [
@@ -137,7 +137,7 @@ fn an_error_in_one_call_leaves_the_others_alone() {
     let mut calls = ArgumentStreams::new();
     calls.feed("bad", "{\"a\" 1}");
     calls.feed("good", "{\"a\":1}");
-    calls.finish("good");
+    calls.finish("good").expect("complete arguments");
     let events = drain(&mut calls);
     assert_eq!(error_messages(&events, "bad").len(), 1);
     assert!(error_messages(&events, "good").is_empty());
@@ -149,7 +149,7 @@ fn array_paths_are_indexed() {
     let mut calls = ArgumentStreams::new();
     calls.feed("c", "{\"options\":[\"a\",\"b\",\"cd");
     calls.feed("c", "e\"]}");
-    calls.finish("c");
+    calls.finish("c").expect("complete arguments");
     let events = merged(drain(&mut calls));
     assert!(
         events.contains(&delta("c", "options[2]", "cde")),
@@ -173,8 +173,8 @@ fn accumulated_text_emits_only_what_is_new() {
         // The same text again: nothing new, no error.
         accumulated.feed_accumulated("c", &so_far);
     }
-    fragments.finish("c");
-    accumulated.finish("c");
+    let _ = fragments.finish("c");
+    let _ = accumulated.finish("c");
     let expected = drain(&mut fragments);
     assert!(expected.contains(&end("c", r#"{"q":"rust","tags":["a"]}"#)));
     assert_eq!(drain(&mut accumulated), expected);
@@ -192,7 +192,7 @@ fn accumulated_text_that_does_not_extend_is_an_error_and_ignored() {
     let events = drain(&mut calls);
     assert_eq!(error_messages(&events, "c").len(), 2, "{events:?}");
     // Ignored: the call went on as if they never came.
-    assert_eq!(arguments, Some(v(r#"{"q":"rust"}"#)));
+    assert_eq!(arguments, Ok(v(r#"{"q":"rust"}"#)));
     assert_eq!(calls.text("c"), Some("{\"q\":\"rust\"}"));
     assert_eq!(
         merged(
@@ -216,8 +216,8 @@ fn accumulated_and_fragment_modes_mix_per_call() {
     calls.feed("b", "[1,");
     calls.feed_accumulated("a", "{\"x\":true}");
     calls.feed("b", "2]");
-    assert_eq!(calls.finish("a"), Some(v(r#"{"x":true}"#)));
-    assert_eq!(calls.finish("b"), Some(v("[1,2]")));
+    assert_eq!(calls.finish("a"), Ok(v(r#"{"x":true}"#)));
+    assert_eq!(calls.finish("b"), Ok(v("[1,2]")));
     assert!(error_messages(&drain(&mut calls), "a").is_empty());
 }
 
@@ -234,7 +234,7 @@ fn empty_arguments_end_as_an_empty_object() {
             // A call is created by its first (possibly empty) text.
             calls.feed_accumulated("c", "");
         }
-        assert_eq!(calls.finish("c"), Some(v("{}")), "{fragments:?}");
+        assert_eq!(calls.finish("c"), Ok(v("{}")), "{fragments:?}");
         assert_eq!(drain(&mut calls), [end("c", "{}")], "{fragments:?}");
     }
     let mut stream = ArgumentStream::json();
@@ -245,10 +245,10 @@ fn empty_arguments_end_as_an_empty_object() {
 #[test]
 fn unknown_and_ended_calls() {
     let mut calls = ArgumentStreams::new();
-    assert_eq!(calls.finish("nobody"), None);
+    assert_eq!(calls.finish("nobody"), Err(ToolError::UnknownCall));
     calls.feed("c", "{}");
-    assert!(calls.finish("c").is_some());
-    assert_eq!(calls.finish("c"), None, "ended once");
+    assert_eq!(calls.finish("c"), Ok(v("{}")));
+    assert_eq!(calls.finish("c"), Err(ToolError::UnknownCall), "ended once");
     calls.feed("c", " ");
     let events = drain(&mut calls);
     assert_eq!(
@@ -289,9 +289,9 @@ fn invalid_json_is_reported_once() {
             arguments: Value::from("{\"a\":\"ok\",oops\"more\":1}}}}"),
         }]
     );
-    assert_eq!(
-        arguments,
-        Some(Value::from("{\"a\":\"ok\",oops\"more\":1}}}}"))
+    assert!(
+        matches!(arguments, Err(ToolError::InvalidArguments(_))),
+        "{arguments:?}"
     );
 }
 
@@ -300,7 +300,14 @@ fn arguments_cut_short_end_with_the_partial_value_and_an_error() {
     let mut calls = ArgumentStreams::new();
     calls.feed("c", "{\"path\":\"a.rs\",\"text\":\"fn ma");
     let arguments = calls.finish("c");
-    assert_eq!(arguments, Some(v(r#"{"path":"a.rs","text":"fn ma"}"#)));
+    let Err(ToolError::EndedEarly(error)) = arguments else {
+        panic!("{arguments:?}");
+    };
+    assert!(error.is_incomplete(), "{error}");
+    assert_eq!(
+        calls.arguments("c"),
+        Some(&v(r#"{"path":"a.rs","text":"fn ma"}"#))
+    );
     let events = drain(&mut calls);
     assert_eq!(error_messages(&events, "c").len(), 1, "{events:?}");
     assert_eq!(
@@ -496,9 +503,9 @@ proptest! {
 
         let mut whole = ArgumentStreams::new();
         whole.feed("a", &a_json);
-        whole.finish("a");
+        let _ = whole.finish("a");
         whole.feed("b", &b_json);
-        whole.finish("b");
+        let _ = whole.finish("b");
         let whole = merged(drain(&mut whole));
 
         let mut fragments = ArgumentStreams::new();
@@ -521,10 +528,10 @@ proptest! {
                 bi += 1;
             }
         }
-        fragments.finish("a");
-        fragments.finish("b");
-        accumulated.finish("a");
-        accumulated.finish("b");
+        let _ = fragments.finish("a");
+        let _ = fragments.finish("b");
+        let _ = accumulated.finish("a");
+        let _ = accumulated.finish("b");
         let fragment_events = drain(&mut fragments);
         prop_assert_eq!(drain(&mut accumulated), fragment_events.clone());
 
@@ -779,7 +786,7 @@ fn many_call_ids_in_descending_order_are_all_kept() {
     sorted.sort();
     assert_eq!(calls.ids().collect::<Vec<_>>(), sorted);
     for id in &ids {
-        assert_eq!(calls.finish(id), Some(v(r#"{"n":1}"#)));
+        assert_eq!(calls.finish(id), Ok(v(r#"{"n":1}"#)));
     }
 }
 
@@ -805,8 +812,8 @@ fn calls_past_the_limit_are_refused_with_an_error() {
     assert!(error_messages(&events, "a").is_empty());
     assert_eq!(calls.ids().collect::<Vec<_>>(), ["a", "b"]);
     assert_eq!(calls.arguments("c"), None);
-    assert_eq!(calls.finish("c"), None);
-    assert_eq!(calls.finish("a"), Some(v("{}")));
+    assert_eq!(calls.finish("c"), Err(ToolError::UnknownCall));
+    assert_eq!(calls.finish("a"), Ok(v("{}")));
 }
 
 /// Ordinary arguments fed a byte at a time keep every event: the
@@ -887,8 +894,9 @@ fn a_string_cut_short_past_the_allowance_keeps_all_its_text_in_deltas() {
     for piece in pieces() {
         calls.feed("c", &piece);
     }
+    assert!(matches!(calls.finish("c"), Err(ToolError::EndedEarly(_))));
     assert_eq!(
-        calls.finish("c").as_ref().and_then(|a| a.get(&key)),
+        calls.arguments("c").and_then(|a| a.get(&key)),
         full.get(&key)
     );
     let texts: Vec<String> = drain(&mut calls)

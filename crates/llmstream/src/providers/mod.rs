@@ -212,8 +212,14 @@ pub trait Accumulator: fmt::Debug + Send + Sync {
     /// The stream ended (the connection closed): open tool calls end with
     /// what they have; the message stays incomplete unless the provider
     /// said it was complete.
-    fn finish(&mut self) {
+    ///
+    /// It cannot fail: what the payloads got wrong is in the events and
+    /// the message ([`StreamEvent::Error`], [`Message::complete`]), and
+    /// `Infallible` says so where every other stage's `finish` returns its
+    /// error type.
+    fn finish(&mut self) -> Result<(), core::convert::Infallible> {
         self.builder_mut().end_stream();
+        Ok(())
     }
 
     /// The builder behind it (the message so far, the live arguments).

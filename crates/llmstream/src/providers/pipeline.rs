@@ -209,7 +209,7 @@ impl Pipeline {
         let result = self.decoder.finish().map_err(PipelineError);
         self.drain()?;
         if let Some(acc) = self.accumulator.as_mut() {
-            acc.finish();
+            let Ok(()) = acc.finish();
         }
         result
     }

@@ -304,8 +304,10 @@ impl ActionStream {
         self.flush_text();
     }
 
-    /// The text ended: reports an unclosed fence or unfinished object.
-    pub fn finish(&mut self) {
+    /// The text ended: reports an unclosed fence or unfinished object, as
+    /// an [`ActionEvent::Error`] and as the error returned (the events
+    /// before it are whole either way).
+    pub fn finish(&mut self) -> Result<(), ActionError> {
         if !self.utf8.is_empty() {
             let cut = self.utf8.len();
             self.utf8.clear();
@@ -334,7 +336,7 @@ impl ActionStream {
             _ => {}
         }
         let end = self.input_offset(self.offset);
-        if self.mode == Mode::Json {
+        let failure = if self.mode == Mode::Json {
             let mut partial = None;
             let mut failed = None;
             if let Some(path) = self.parser.as_ref().map(|p| p.path().to_path_buf()) {
@@ -361,21 +363,27 @@ impl ActionStream {
                 },
                 None => ActionError::UnclosedValue { end, action: call },
             };
-            self.events.push_back(ActionEvent::Error {
-                call: number,
-                error,
-                partial,
-            });
             self.parser = None;
+            Some((number, error, partial))
         } else if self.mode != Mode::Prose {
-            self.events.push_back(ActionEvent::Error {
-                call: None,
-                error: ActionError::UnclosedFence { end },
-                partial: None,
-            });
-        }
+            Some((None, ActionError::UnclosedFence { end }, None))
+        } else {
+            None
+        };
         self.mode = Mode::Prose;
+        // The text before the error comes before it.
         self.flush_text();
+        match failure {
+            None => Ok(()),
+            Some((call, error, partial)) => {
+                self.events.push_back(ActionEvent::Error {
+                    call,
+                    error: error.clone(),
+                    partial,
+                });
+                Err(error)
+            }
+        }
     }
 
     /// `at`, counted as [`ActionStream::offset`] is, as an offset in the

@@ -121,6 +121,8 @@ pub enum ToolError {
     },
     /// Arguments arrived for a call that had ended; they were ignored.
     AfterEnd,
+    /// A call was to end that is not open (never seen, or ended already).
+    UnknownCall,
     /// An accumulated text did not extend what came before; it was ignored.
     NotExtending {
         /// The bytes of the call's text received before.
@@ -138,6 +140,7 @@ impl fmt::Display for ToolError {
                 "too many tool calls: the limit is {limit} call ids; the call was ignored"
             ),
             ToolError::AfterEnd => f.write_str("arguments received after the call ended"),
+            ToolError::UnknownCall => f.write_str("no open call has this id"),
             ToolError::NotExtending { known_bytes } => write!(
                 f,
                 "accumulated text does not extend the {known_bytes} bytes received before"

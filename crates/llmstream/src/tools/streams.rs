@@ -27,7 +27,8 @@ use crate::json::Value;
 /// calls.feed("call_1", r#"{"blocks":[{"content":"Hel"#);
 /// calls.feed("call_2", r#"{"q":"rust"}"#);
 /// calls.feed("call_1", r#"lo"}]}"#);
-/// calls.finish("call_1");
+/// let arguments = calls.finish("call_1")?;
+/// assert_eq!(arguments.to_json(), r#"{"blocks":[{"content":"Hello"}]}"#);
 /// let deltas: Vec<String> = std::iter::from_fn(|| calls.next_event())
 ///     .filter_map(|e| match e {
 ///         ToolEvent::Argument { id, event: ArgumentEvent::Delta { path, text } } => {
@@ -41,6 +42,7 @@ use crate::json::Value;
 ///     "call_2 q += rust",
 ///     "call_1 blocks[0].content += lo",
 /// ]);
+/// # Ok::<(), llmstream::tools::ToolError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct ArgumentStreams {
@@ -186,27 +188,40 @@ impl ArgumentStreams {
     }
 
     /// Ends a call: its final arguments, also reported as an
-    /// [`ToolEvent::End`] event. `None` for an unknown or ended call.
-    pub fn finish(&mut self, id: &str) -> Option<Value> {
-        let stream = self.calls.get_mut(id)?;
-        if stream.is_ended() {
-            return None;
-        }
-        let had_error = stream.error().is_some();
+    /// [`ToolEvent::End`] event.
+    ///
+    /// An error when there is no open call `id` (unknown, or ended
+    /// already: [`ToolError::UnknownCall`]), or when its arguments are not
+    /// a complete value ([`ToolError::InvalidArguments`],
+    /// [`ToolError::EndedEarly`]): the call still ends, its best-effort
+    /// value in the end event and [`ArgumentStreams::arguments`].
+    pub fn finish(&mut self, id: &str) -> Result<Value, ToolError> {
+        let Some(stream) = self.calls.get_mut(id).filter(|s| !s.is_ended()) else {
+            return Err(ToolError::UnknownCall);
+        };
+        let had_error = stream.error().cloned();
         let events = &mut self.events;
         let arguments = stream.end_with(|event| events.push_back(tool_event(id, event)));
-        if let (false, Some(e)) = (had_error, stream.error()) {
-            let error = ToolError::EndedEarly(e.clone());
-            self.events.push_back(ToolEvent::Error {
-                id: String::from(id),
-                error,
-            });
-        }
+        let error = match (had_error, stream.error()) {
+            (Some(e), _) => Some(ToolError::InvalidArguments(e)),
+            (None, Some(e)) => {
+                let error = ToolError::EndedEarly(e.clone());
+                self.events.push_back(ToolEvent::Error {
+                    id: String::from(id),
+                    error: error.clone(),
+                });
+                Some(error)
+            }
+            (None, None) => None,
+        };
         self.events.push_back(ToolEvent::End {
             id: String::from(id),
             arguments: arguments.clone(),
         });
-        Some(arguments)
+        match error {
+            Some(error) => Err(error),
+            None => Ok(arguments),
+        }
     }
 }
 

@@ -780,7 +780,7 @@ pub fn normalize(reason: &str, called: bool) -> FinishReason {
 impl Accumulate for GeminiAccumulator {
     super::read_payloads!();
 
-    fn finish(&mut self) {
+    fn finish(&mut self) -> Result<(), core::convert::Infallible> {
         let open: Vec<u64> = self
             .candidates
             .iter()
@@ -802,6 +802,7 @@ impl Accumulate for GeminiAccumulator {
             self.place_waiting(choice, true);
         }
         self.builder.end_stream();
+        Ok(())
     }
 }
 
