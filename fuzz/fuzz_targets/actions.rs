@@ -58,7 +58,7 @@ fn actions_bytes<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> Vec<ActionEv
         stream.feed_bytes(piece);
         events.extend(std::iter::from_fn(|| stream.next_event()));
     }
-    stream.finish();
+    let _ = stream.finish();
     events.extend(std::iter::from_fn(|| stream.next_event()));
     merge_actions(events)
 }
@@ -70,7 +70,7 @@ fn actions_text<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Vec<ActionEven
         stream.feed(piece);
         events.extend(std::iter::from_fn(|| stream.next_event()));
     }
-    stream.finish();
+    let _ = stream.finish();
     events.extend(std::iter::from_fn(|| stream.next_event()));
     merge_actions(events)
 }
@@ -126,7 +126,7 @@ fn arguments(pieces: &[&str], accumulated: bool) -> Vec<ToolEvent> {
         }
         events.extend(std::iter::from_fn(|| streams.next_event()));
     }
-    streams.finish("call");
+    let _ = streams.finish("call");
     events.extend(std::iter::from_fn(|| streams.next_event()));
     if let Some(at) = events
         .iter()

@@ -139,24 +139,14 @@ fn accumulators(doc: &[u8]) {
                         seen.name(),
                         provider.name()
                     );
-                    events.push(StreamEvent::Error {
-                        message: message.clone(),
-                        kind: None,
-                        raw: None,
-                        from_provider: false,
-                    });
+                    events.push(StreamEvent::Error(ErrorInfo::new(message.clone())));
                     first_error.get_or_insert(ErrorInfo::new(message));
                     continue;
                 }
                 accepted = true;
                 if let Some(error) = first_error.take() {
                     // Reported already: applied, not queued again.
-                    acc.builder_mut().record(&StreamEvent::Error {
-                        message: error.message,
-                        kind: error.kind,
-                        raw: error.raw,
-                        from_provider: false,
-                    });
+                    acc.builder_mut().record(&StreamEvent::Error(error));
                 }
             }
             match line {
@@ -171,7 +161,7 @@ fn accumulators(doc: &[u8]) {
         // With no payload accepted the pipeline has no accumulator to
         // finish: the stream's end adds nothing.
         if accepted {
-            acc.finish();
+            let Ok(()) = acc.finish();
             events.extend(std::iter::from_fn(|| acc.next_event()));
         }
         check_message(acc.message());
