@@ -95,12 +95,13 @@ use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::json::{self, Map, PathBuf, Segment, Value};
+use crate::json::{self, PathBuf, Segment, Value};
 
 mod error;
 mod out;
 
 pub use error::{ChunkError, ChunkErrorKind, MAX_DEPTH};
+use crate::json::unique::{by_key, unique, unique_by};
 use out::{escape_into, write_value, Out};
 
 /// Turns a series of complete JSON snapshots into text chunks whose
@@ -686,43 +687,6 @@ fn child<'a>(value: &'a Value, seg: &Segment) -> Option<&'a Value> {
         Segment::Key(key) => value.get(key),
         Segment::Index(index) => value.get_index(*index),
     }
-}
-
-/// Members with distinct keys, in order of first appearance, each with the
-/// value [`Map::get`] gives (the last duplicate), as JSON parsers read it.
-/// In O(k log k) for k members: a lookup per key by [`Map::get`], a scan,
-/// would make a snapshot of a wide object cost k².
-fn unique(map: &Map) -> Vec<(&str, &Value)> {
-    unique_by(map, &by_key(map))
-}
-
-/// [`unique`], with the map's [`by_key`] already made.
-fn unique_by<'a>(map: &'a Map, last: &BTreeMap<&'a str, &'a Value>) -> Vec<(&'a str, &'a Value)> {
-    if last.len() == map.len() {
-        // No duplicates: every member, as it is.
-        return map
-            .iter()
-            .map(|(key, value)| (key.as_str(), value))
-            .collect();
-    }
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::with_capacity(last.len());
-    for (key, _) in map.iter() {
-        let key = key.as_str();
-        if seen.insert(key) {
-            if let Some(&value) = last.get(key) {
-                out.push((key, value));
-            }
-        }
-    }
-    out
-}
-
-/// Each key's value (the last duplicate's), for lookups in O(log k).
-fn by_key(map: &Map) -> BTreeMap<&str, &Value> {
-    map.iter()
-        .map(|(key, value)| (key.as_str(), value))
-        .collect()
 }
 
 fn is_growable(value: &Value) -> bool {

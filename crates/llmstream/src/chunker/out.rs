@@ -4,46 +4,14 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::unique;
 use crate::json::Value;
 
 /// Writes a finished value as compact JSON, with one member per key (the
-/// value [`Map::get`] gives), as the partial output does.
+/// value [`Map::get`](crate::json::Map::get) gives), as the partial output
+/// does.
 pub(super) fn write_value(out: &mut String, value: &Value) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(number) => out.push_str(number.as_str()),
-        Value::String(text) => {
-            out.push('"');
-            escape_into(out, text);
-            out.push('"');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_value(out, item);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in unique(map).into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('"');
-                escape_into(out, key);
-                out.push_str("\":");
-                write_value(out, item);
-            }
-            out.push('}');
-        }
-    }
+    // Writing into a `String` cannot fail.
+    let _ = crate::json::write::write_unique(out, value);
 }
 
 /// Appends `text` escaped for the inside of a JSON string, as the crate's

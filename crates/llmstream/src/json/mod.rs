@@ -34,6 +34,7 @@ pub(crate) mod scan;
 #[cfg(feature = "serde")]
 mod serde;
 mod tape;
+pub(crate) mod unique;
 mod value;
 mod view;
 mod walk;

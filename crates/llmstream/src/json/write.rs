@@ -14,27 +14,74 @@ use super::value::{Map, Value};
 
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pretty = f.alternate();
-        write_value(f, self, pretty)
+        let layout = if f.alternate() { Layout::Pretty } else { Layout::Compact };
+        write_value(f, self, layout)
     }
 }
 
 impl fmt::Display for Map {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pretty = f.alternate();
-        write_container(f, Frame::Object(self.iter(), true), pretty)
+        let layout = if f.alternate() { Layout::Pretty } else { Layout::Compact };
+        write_container(f, Frame::Object(Members::All(self.iter()), true), layout)
+    }
+}
+
+/// Writes `value` as compact JSON with each object key once, at its first
+/// position with its last value (see [`super::unique`]): what a JSON
+/// parser reads from the value as written, for output that must say
+/// nothing twice (the snapshot chunker's).
+pub(crate) fn write_unique(out: &mut dyn Write, value: &Value) -> fmt::Result {
+    write_value(out, value, Layout::UniqueKeys)
+}
+
+/// How a value is laid out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// No whitespace, every member as it is.
+    Compact,
+    /// Two-space indents, as serde_json's pretty printer.
+    Pretty,
+    /// Compact, each object key once ([`write_unique`]).
+    UniqueKeys,
+}
+
+/// The members of an object, as they are or with each key once.
+enum Members<'a> {
+    All(core::slice::Iter<'a, (Key, Value)>),
+    Unique(alloc::vec::IntoIter<(&'a str, &'a Value)>),
+}
+
+impl<'a> Members<'a> {
+    fn of(map: &'a Map, layout: Layout) -> Self {
+        match layout {
+            Layout::UniqueKeys => Members::Unique(super::unique::unique(map).into_iter()),
+            Layout::Compact | Layout::Pretty => Members::All(map.iter()),
+        }
+    }
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, &'a Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Members::All(iter) => iter.next().map(|(key, value)| (key.as_str(), value)),
+            Members::Unique(iter) => iter.next(),
+        }
     }
 }
 
 enum Frame<'a> {
     Array(core::slice::Iter<'a, Value>, bool),
-    Object(core::slice::Iter<'a, (Key, Value)>, bool),
+    Object(Members<'a>, bool),
 }
 
-fn write_value(out: &mut dyn Write, value: &Value, pretty: bool) -> fmt::Result {
+fn write_value(out: &mut dyn Write, value: &Value, layout: Layout) -> fmt::Result {
     match value {
-        Value::Array(items) => write_container(out, Frame::Array(items.iter(), true), pretty),
-        Value::Object(map) => write_container(out, Frame::Object(map.iter(), true), pretty),
+        Value::Array(items) => write_container(out, Frame::Array(items.iter(), true), layout),
+        Value::Object(map) => {
+            write_container(out, Frame::Object(Members::of(map, layout), true), layout)
+        }
         scalar => write_scalar(out, scalar),
     }
 }
@@ -59,7 +106,8 @@ fn newline(out: &mut dyn Write, depth: usize) -> fmt::Result {
     Ok(())
 }
 
-fn write_container(out: &mut dyn Write, root: Frame<'_>, pretty: bool) -> fmt::Result {
+fn write_container(out: &mut dyn Write, root: Frame<'_>, layout: Layout) -> fmt::Result {
+    let pretty = layout == Layout::Pretty;
     let mut stack: Vec<Frame<'_>> = Vec::new();
     out.write_char(match root {
         Frame::Array(..) => '[',
@@ -116,7 +164,7 @@ fn write_container(out: &mut dyn Write, root: Frame<'_>, pretty: bool) -> fmt::R
             }
             Some(Value::Object(map)) => {
                 out.write_char('{')?;
-                stack.push(Frame::Object(map.iter(), true));
+                stack.push(Frame::Object(Members::of(map, layout), true));
             }
             Some(scalar) => write_scalar(out, scalar)?,
             None => {
@@ -279,6 +327,34 @@ mod tests {
     fn pretty_matches_serde_json_layout() {
         let expected = "{\n  \"a\": [\n    1,\n    null,\n    true\n  ],\n  \"s\": \"q\\\"\\\\\\n\\u0001é\",\n  \"n\": 1.5e3,\n  \"in\": {\n    \"k\": [],\n    \"o\": {}\n  }\n}";
         assert_eq!(sample().to_json_pretty(), expected);
+    }
+
+    #[test]
+    fn unique_keys_keep_the_first_position_and_the_last_value() {
+        let v = crate::json::parse(br#"{"a":1,"b":{"x":1,"x":[2,{"y":1,"y":"z"}]},"a":3,"c":"\n"}"#)
+            .unwrap();
+        let mut out = String::new();
+        write_unique(&mut out, &v).unwrap();
+        assert_eq!(out, r#"{"a":3,"b":{"x":[2,{"y":"z"}]},"c":"\n"}"#);
+        // Without repeats, the compact form.
+        let v = sample();
+        out.clear();
+        write_unique(&mut out, &v).unwrap();
+        assert_eq!(out, v.to_string());
+        // Deep values, without recursion.
+        let mut deep = Value::Null;
+        for _ in 0..100_000 {
+            let mut m = Map::new();
+            m.push("k", deep);
+            deep = Value::Object(m);
+        }
+        out.clear();
+        write_unique(&mut out, &deep).unwrap();
+        assert_eq!(out.len(), 100_000 * 6 + 4);
+        let mut cur = deep;
+        while let Value::Object(mut m) = cur {
+            cur = m.remove("k").unwrap_or(Value::Null);
+        }
     }
 
     #[test]
