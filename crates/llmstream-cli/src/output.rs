@@ -3,7 +3,7 @@
 use std::fmt::{self, Write as _};
 use std::io::{ErrorKind, StdoutLock, Write};
 
-use llmstream::json::{write_json_string, Value};
+use llmstream::json::{self, write_json_string, Value};
 
 use crate::Failure;
 
@@ -78,6 +78,20 @@ impl Lines {
 
     /// Appends the compact JSON of `value` to the line, written out a
     /// block at a time as it goes.
+    /// Writes one line of a JSON form the library writes (`write` is
+    /// given the sink, as `|sink| item.write_json(sink)`).
+    pub fn form_line(&mut self, write: impl FnOnce(&mut dyn json::Sink)) -> Result<(), Failure> {
+        let mut sink = Sink {
+            lines: self,
+            failed: None,
+        };
+        write(&mut sink);
+        match sink.failed {
+            Some(failure) => Err(failure),
+            None => self.end_line(),
+        }
+    }
+
     pub fn value(&mut self, value: &Value) -> Result<(), Failure> {
         let mut sink = Sink {
             lines: self,
@@ -125,17 +139,19 @@ impl Lines {
     }
 }
 
-/// The `fmt::Write` of [`Lines::value`]: the line's buffer, handed to
-/// stdout whenever a block is full.
+/// The `fmt::Write` of [`Lines::value`] and the JSON sink of
+/// [`Lines::form_line`]: the line's buffer, handed to stdout whenever a
+/// block is full.
 struct Sink<'l> {
     lines: &'l mut Lines,
     /// Why the output stopped, when it did.
     failed: Option<Failure>,
 }
 
-impl fmt::Write for Sink<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.lines.buf.extend_from_slice(s.as_bytes());
+impl Sink<'_> {
+    /// Appends `bytes`, handing a full block to stdout.
+    fn push(&mut self, bytes: &[u8]) -> fmt::Result {
+        self.lines.buf.extend_from_slice(bytes);
         if self.lines.buf.len() >= BLOCK {
             if let Err(failure) = self.lines.write_out() {
                 self.failed = Some(failure);
@@ -143,6 +159,30 @@ impl fmt::Write for Sink<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl fmt::Write for Sink<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.push(s.as_bytes())
+    }
+}
+
+/// The library's JSON forms written into the line: strings through
+/// [`Lines::string`], a long one a block at a time.
+impl json::Sink for Sink<'_> {
+    fn raw(&mut self, json: &[u8]) {
+        if self.failed.is_none() {
+            let _ = self.push(json);
+        }
+    }
+
+    fn string(&mut self, text: &str) {
+        if self.failed.is_none() {
+            if let Err(failure) = self.lines.string(text) {
+                self.failed = Some(failure);
+            }
+        }
     }
 }
 

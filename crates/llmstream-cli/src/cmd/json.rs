@@ -3,7 +3,7 @@
 use clap::{Args, ValueEnum};
 use std::io::Write as _;
 
-use llmstream::json::{write_json_string, Event, EventKind, Options, Parser};
+use llmstream::json::{Event, Options, Parser};
 
 use crate::input::{InputArgs, Piece, Position};
 use crate::output::Lines;
@@ -179,38 +179,8 @@ fn write_snapshot(out: &mut Lines, parser: &Parser) -> Result<(), Failure> {
     out.end_line()
 }
 
-/// `{"type":T,"path":P,"pointer":Q,...}` per the CLI contract.
+/// `{"type":T,"path":P,"pointer":Q,...}` per the CLI contract (the
+/// library's form of the event).
 fn write_event(out: &mut Lines, event: &Event<'_>) -> Result<(), Failure> {
-    let line = out.text();
-    let _ = write!(line, r#"{{"type":"{}","path":"#, event.kind.name());
-    write_json_string(line, &event.path.to_string());
-    line.extend_from_slice(br#","pointer":"#);
-    write_json_string(line, &event.path.pointer());
-    match event.kind {
-        EventKind::StringDelta(text) => {
-            out.text().extend_from_slice(br#","text":"#);
-            out.string(text)?;
-        }
-        EventKind::String(text) => {
-            out.text().extend_from_slice(br#","value":"#);
-            out.string(text)?;
-        }
-        EventKind::Number(raw) => {
-            let line = out.text();
-            line.extend_from_slice(br#","value":"#);
-            line.extend_from_slice(raw.as_bytes());
-        }
-        EventKind::Bool(b) => out.text().extend_from_slice(if b {
-            br#","value":true"#
-        } else {
-            br#","value":false"#
-        }),
-        EventKind::Null => out.text().extend_from_slice(br#","value":null"#),
-        EventKind::StartObject
-        | EventKind::EndObject
-        | EventKind::StartArray
-        | EventKind::EndArray => {}
-    }
-    out.text().push(b'}');
-    out.end_line()
+    out.form_line(|sink| event.write_json(sink))
 }

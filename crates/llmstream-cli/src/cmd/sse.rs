@@ -6,9 +6,7 @@
 //! in stream order. `--comments` adds `{"comment":C}` lines.
 
 use clap::Args;
-use std::io::Write as _;
 
-use llmstream::json::write_json_string;
 use llmstream::sse::{Decoder, ItemRef};
 
 use crate::input::InputArgs;
@@ -49,30 +47,11 @@ pub fn run(args: &SseArgs) -> Result<(), Failure> {
     out.finish()
 }
 
-/// Writes the JSON line of one item, keys in the contract's order; none
-/// for a comment without `--comments`.
+/// Writes the JSON line of one item (the library's form); none for a
+/// comment without `--comments`.
 fn write_item(out: &mut Lines, item: &ItemRef<'_>, comments: bool) -> Result<(), Failure> {
-    match item {
-        ItemRef::Event(event) => {
-            let line = out.text();
-            line.extend_from_slice(b"{\"event\":");
-            write_json_string(line, event.event_type);
-            line.extend_from_slice(b",\"data\":");
-            out.string(event.data)?;
-            let line = out.text();
-            line.extend_from_slice(b",\"id\":");
-            write_json_string(line, event.last_event_id);
-            line.push(b'}');
-        }
-        ItemRef::Retry(ms) => {
-            let _ = write!(out.text(), "{{\"retry\":{ms}}}");
-        }
-        ItemRef::Comment(text) if comments => {
-            out.text().extend_from_slice(b"{\"comment\":");
-            out.string(text)?;
-            out.text().push(b'}');
-        }
-        ItemRef::Comment(_) => return Ok(()),
+    if matches!(item, ItemRef::Comment(_)) && !comments {
+        return Ok(());
     }
-    out.end_line()
+    out.form_line(|sink| item.write_json(sink))
 }

@@ -61,6 +61,55 @@ impl EventKind<'_> {
 }
 
 impl Event<'_> {
+    /// Writes the event's JSON form (the CLI's `json --emit events`
+    /// line): `{"type":T,"path":P,"pointer":Q}` and, for a string delta,
+    /// `"text"`, for a completed scalar, `"value"` (a number as written).
+    ///
+    /// ```
+    /// use llmstream::json::Parser;
+    ///
+    /// let mut parser = Parser::new();
+    /// let mut out = Vec::new();
+    /// let mut feed = parser.feed_borrowed(br#"{"a":[1]}"#);
+    /// while let Some(event) = feed.next_event() {
+    ///     event?.write_json(&mut out);
+    ///     out.push(b'\n');
+    /// }
+    /// let lines = String::from_utf8(out).unwrap();
+    /// assert_eq!(lines.lines().nth(2), Some(r#"{"type":"number","path":"a[0]","pointer":"/a/0","value":1}"#));
+    /// # Ok::<(), llmstream::json::Error>(())
+    /// ```
+    pub fn write_json(&self, out: &mut dyn super::Sink) {
+        out.raw(b"{\"type\":\"");
+        out.raw(self.kind.name().as_bytes());
+        out.raw(b"\",\"path\":");
+        out.string(&alloc::format!("{}", self.path));
+        out.raw(b",\"pointer\":");
+        out.string(&self.path.pointer());
+        match self.kind {
+            EventKind::StringDelta(text) => {
+                out.raw(b",\"text\":");
+                out.string(text);
+            }
+            EventKind::String(text) => {
+                out.raw(b",\"value\":");
+                out.string(text);
+            }
+            EventKind::Number(raw) => {
+                out.raw(b",\"value\":");
+                out.raw(raw.as_bytes());
+            }
+            EventKind::Bool(true) => out.raw(b",\"value\":true"),
+            EventKind::Bool(false) => out.raw(b",\"value\":false"),
+            EventKind::Null => out.raw(b",\"value\":null"),
+            EventKind::StartObject
+            | EventKind::EndObject
+            | EventKind::StartArray
+            | EventKind::EndArray => {}
+        }
+        out.raw(b"}");
+    }
+
     /// An owned copy, for keeping beyond the next call into the parser.
     pub fn to_owned(&self) -> OwnedEvent {
         OwnedEvent {

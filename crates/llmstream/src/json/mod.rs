@@ -33,6 +33,7 @@ mod repair;
 pub(crate) mod scan;
 #[cfg(feature = "serde")]
 mod serde;
+mod sink;
 mod tape;
 pub(crate) mod unique;
 mod value;
@@ -52,6 +53,7 @@ pub use repair::{repair, repair_bytes};
 pub use tape::{Elements, Members, Node, Tape};
 pub use value::{Map, Number, Value};
 pub(crate) use view::View;
+pub use sink::Sink;
 pub use write::write_json_string;
 
 /// Parses one complete JSON document (strict RFC 8259, default limits).

@@ -81,6 +81,47 @@ pub enum ItemRef<'a> {
 }
 
 impl ItemRef<'_> {
+    /// Writes the item's JSON form (the CLI's `sse` line):
+    /// `{"event":T,"data":D,"id":I}` for an event (`I` the last event ID,
+    /// `""` when none), `{"retry":N}`, `{"comment":C}`.
+    ///
+    /// ```
+    /// use llmstream::sse::Decoder;
+    ///
+    /// let mut decoder = Decoder::new();
+    /// let mut feed = decoder.feed_borrowed(b"event: delta\ndata: hi\n\n");
+    /// let mut out = Vec::new();
+    /// while let Some(item) = feed.next_event() {
+    ///     item?.write_json(&mut out);
+    /// }
+    /// assert_eq!(out, br#"{"event":"delta","data":"hi","id":""}"#);
+    /// # Ok::<(), llmstream::sse::Error>(())
+    /// ```
+    pub fn write_json(&self, out: &mut dyn crate::json::Sink) {
+        match self {
+            ItemRef::Event(event) => {
+                out.raw(b"{\"event\":");
+                out.string(event.event_type);
+                out.raw(b",\"data\":");
+                out.string(event.data);
+                out.raw(b",\"id\":");
+                out.string(event.last_event_id);
+                out.raw(b"}");
+            }
+            ItemRef::Retry(ms) => {
+                out.raw(b"{\"retry\":");
+                let mut digits = [0u8; 20];
+                out.raw(decimal(*ms, &mut digits));
+                out.raw(b"}");
+            }
+            ItemRef::Comment(text) => {
+                out.raw(b"{\"comment\":");
+                out.string(text);
+                out.raw(b"}");
+            }
+        }
+    }
+
     /// An owned copy.
     pub fn to_item(&self) -> Item {
         match *self {
@@ -107,4 +148,18 @@ impl From<Event> for Item {
     fn from(event: Event) -> Self {
         Item::Event(event)
     }
+}
+
+/// `n` in decimal, written at the end of `buf`.
+fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &buf[at..]
 }
