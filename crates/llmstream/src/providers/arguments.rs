@@ -2,6 +2,7 @@
 //! [`crate::tools`] (re-exported here because every accumulator uses it);
 //! what can be wrong with them is here.
 
+use alloc::boxed::Box;
 use core::fmt;
 
 use crate::json::{self, Map, Value};
@@ -13,8 +14,9 @@ pub use crate::tools::{ArgumentEvent, ArgumentStream};
 pub enum ArgumentsError {
     /// The argument text is not JSON, or was cut short by the end of the
     /// stream: the parser's error, its offset within the argument text and
-    /// its path within the arguments.
-    Json(json::Error),
+    /// its path within the arguments (boxed: events that may carry one
+    /// stay small).
+    Json(Box<json::Error>),
     /// Text came after the arguments ended (two calls' objects run
     /// together, a gateway repeating the text), and was left out.
     TextAfterEnd,
@@ -39,7 +41,7 @@ impl ArgumentsError {
     pub fn from_value(value: &Value) -> Option<ArgumentsError> {
         match value.get("kind")?.as_str()? {
             "text_after_end" => Some(ArgumentsError::TextAfterEnd),
-            _ => json::Error::from_value(value).map(ArgumentsError::Json),
+            _ => json::Error::from_value(value).map(|e| ArgumentsError::Json(Box::new(e))),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The message so far: what every accumulator builds, whatever the wire.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -169,8 +170,8 @@ pub struct ErrorInfo {
     /// The error payload as sent, when there was one.
     pub raw: Option<Value>,
     /// When a payload was not JSON: the parser's error, its offset within
-    /// the payload's data.
-    pub parse_error: Option<json::Error>,
+    /// the payload's data (boxed: events that may carry one stay small).
+    pub parse_error: Option<Box<json::Error>>,
     /// Whether the provider reported it (the message keeps the first such
     /// error over any found in the stream). Not part of the JSON form of
     /// the message: [`Message::from_value`] reads it as `false`.
@@ -735,7 +736,7 @@ impl ErrorInfo {
 
     /// The same error, found parsing a payload that was not JSON.
     pub fn with_parse_error(mut self, error: json::Error) -> Self {
-        self.parse_error = Some(error);
+        self.parse_error = Some(Box::new(error));
         self
     }
 
@@ -769,6 +770,7 @@ impl ErrorInfo {
             None | Some(Value::Null) => None,
             Some(value) => Some(
                 json::Error::from_value(&value)
+                    .map(Box::new)
                     .ok_or_else(|| FromValueError::new("parse_error", "a JSON error"))?,
             ),
         };

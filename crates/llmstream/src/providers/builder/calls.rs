@@ -172,7 +172,7 @@ impl MessageBuilder {
         arguments.feed_with(text, |_| {});
         let (value, error) = if tc.ended {
             let value = arguments.end_of(text, |_| {});
-            (Some(value), arguments.error().cloned().map(ArgumentsError::Json))
+            (Some(value), arguments.error().map(|e| ArgumentsError::Json(Box::new(e.clone()))))
         } else {
             (None, None)
         };
@@ -225,7 +225,7 @@ impl MessageBuilder {
                 event,
             });
         });
-        let error = stream.error().cloned().map(ArgumentsError::Json);
+        let error = stream.error().map(|e| ArgumentsError::Json(Box::new(e.clone())));
         let (id, name) = (tc.id.clone(), tc.name.clone());
         self.emit(StreamEvent::ToolCallEnd {
             choice,
