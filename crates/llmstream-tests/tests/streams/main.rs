@@ -5,6 +5,8 @@ mod common;
 
 mod fold;
 mod http_e2e;
+mod more_expected;
+mod more_recordings;
 mod pipeline;
 mod provider_anthropic;
 mod provider_gemini;
