@@ -261,6 +261,20 @@ impl<W: Write> LiveView<W> {
             StreamEvent::RefusalDelta { choice, text } => {
                 self.stream_text(TextKind::Refusal, *choice, text, builder)
             }
+            StreamEvent::ProviderToolStart { id, name, .. } if !id.is_empty() => {
+                // A tool the provider runs: shown, never one to answer.
+                self.finish_active(builder);
+                self.close_text();
+                self.newline_if_needed();
+                self.tally.tool_calls += 1;
+                self.color(Color::Magenta);
+                self.attr(Attribute::Bold);
+                self.print(&format!("⚙ {name}"));
+                self.reset();
+                self.attr(Attribute::Dim);
+                self.print(&format!("  {id}  (run by the provider)\n"));
+                self.reset();
+            }
             StreamEvent::ToolCallStart {
                 choice,
                 call,
@@ -277,15 +291,7 @@ impl<W: Write> LiveView<W> {
                 self.print(&format!("⚙ {name}"));
                 self.reset();
                 self.attr(Attribute::Dim);
-                let by_provider = builder
-                    .and_then(|b| b.message().tool_call(*choice, *call))
-                    .is_some_and(|c| c.executed_by_provider());
-                let note = if by_provider {
-                    "  (run by the provider)"
-                } else {
-                    ""
-                };
-                self.print(&format!("  {id}{note}\n"));
+                self.print(&format!("  {id}\n"));
                 self.reset();
                 if self.fancy {
                     self.active = Some(ActiveCall {

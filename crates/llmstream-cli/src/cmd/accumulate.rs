@@ -69,7 +69,7 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
                 first_error = Some(error.message.clone());
             }
             if args.events {
-                out.value_line(&event_value(&event, pipeline))?;
+                out.value_line(&event.to_value())?;
             }
         }
         Ok(())
@@ -136,27 +136,6 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
-}
-
-/// An event in the CLI contract's form; a tool call's start and end say
-/// `"executed_by_provider":true` when the provider runs the tool itself
-/// (Anthropic's server tools), so that an agent loop reading events does
-/// not run it too.
-fn event_value(event: &StreamEvent, pipeline: &Pipeline) -> llmstream::json::Value {
-    let mut value = event.to_value();
-    let (StreamEvent::ToolCallStart { choice, call, .. }
-    | StreamEvent::ToolCallEnd { choice, call, .. }) = event
-    else {
-        return value;
-    };
-    let by_provider = pipeline
-        .message()
-        .and_then(|m| m.tool_call(*choice, *call))
-        .is_some_and(|c| c.executed_by_provider());
-    if let (true, llmstream::json::Value::Object(m)) = (by_provider, &mut value) {
-        m.push("executed_by_provider", llmstream::json::Value::Bool(true));
-    }
-    value
 }
 
 /// The input's first byte that is not whitespace, to tell what was given

@@ -330,22 +330,28 @@ fn accumulate_live_shows_each_choice_whole_and_usage_at_the_end() {
         .stdout(predicate::str::ends_with("usage: 3 in, 4 out, 7 total\n"));
 }
 
-/// A tool the provider ran itself (Anthropic's `server_tool_use`) says so,
-/// in the message and on its events; the client's own calls do not.
+/// A tool the provider ran itself (Anthropic's `server_tool_use`) is of
+/// its own family, in the message (`provider_tools`) and in the events
+/// (`provider_tool_*`), never among the client's tool calls.
 #[test]
-fn accumulate_marks_calls_the_provider_ran() {
+fn accumulate_keeps_the_tools_the_provider_ran_apart() {
     let body = include_str!("../data/anthropic-server-tool.sse");
     let m = message(body, &[]);
-    let call = &m["choices"][0]["tool_calls"][0];
-    assert_eq!(call["name"], "web_search");
-    assert_eq!(call["type"], "server_tool_use");
-    assert_eq!(call["executed_by_provider"], true);
-    let marked: Vec<String> = events(body)
+    let tool = &m["choices"][0]["provider_tools"][0];
+    assert_eq!(tool["name"], "web_search");
+    assert_eq!(tool["type"], "server_tool_use");
+    assert!(m["choices"][0]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|call| call["name"] != "web_search"));
+    let names: Vec<String> = events(body)
         .into_iter()
-        .filter(|e| e["executed_by_provider"] == true)
         .map(|e| e["type"].as_str().unwrap().to_string())
+        .filter(|name| name.contains("tool"))
         .collect();
-    assert_eq!(marked, ["tool_call_start", "tool_call_end"]);
+    assert!(names.contains(&"provider_tool_start".to_string()), "{names:?}");
+    assert!(names.contains(&"provider_tool_end".to_string()), "{names:?}");
     llmstream()
         .args(["accumulate", "--live"])
         .write_stdin(body)
@@ -357,8 +363,8 @@ fn accumulate_marks_calls_the_provider_ran() {
     let openai = message(OPENAI, &[]);
     for call in openai["choices"][0]["tool_calls"].as_array().unwrap() {
         assert_eq!(call["type"], "function");
-        assert_eq!(call.get("executed_by_provider"), None);
     }
+    assert_eq!(openai["choices"][0].get("provider_tools"), None);
 }
 
 /// Gemini's citation sources and URL context print as citations of the

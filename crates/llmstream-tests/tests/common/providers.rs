@@ -45,6 +45,15 @@ impl Run {
             .unwrap_or_else(|| panic!("no tool call {id}"))
     }
 
+    /// The provider-run tool call of the message's choice with this id.
+    pub fn provider_tool(&self, id: &str) -> &ToolCall {
+        self.choice()
+            .provider_tools
+            .values()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("no provider-run tool call {id}"))
+    }
+
     /// The concatenated text of the `text_delta` events of a choice.
     pub fn streamed_text(&self, choice: u64) -> String {
         self.text_deltas(choice).concat()

@@ -84,7 +84,7 @@ fn mismatches(expected: &Expected, message: &Message) -> Vec<String> {
         .collect();
     check("tool calls", format!("{calls:?}"), format!("{want:?}"));
     let provider_tools: Vec<String> = choice
-        .map(|_c| Vec::new())
+        .map(|c| c.provider_tools.values().map(|t| t.name.clone()).collect())
         .unwrap_or_default();
     check(
         "provider tools",

@@ -267,7 +267,8 @@ fn server_tool_use_and_code_execution_result() {
         c.reasoning,
         "Let me calculate this mathematical expression."
     );
-    let call = run.tool("srvtoolu_01MwXaweAHve88x6s3Fc8x6Q");
+    let call = run.provider_tool("srvtoolu_01MwXaweAHve88x6s3Fc8x6Q");
+    assert!(c.tool_calls.is_empty(), "the provider ran it: not the client's call");
     assert_eq!(call.name, "bash_code_execution");
     assert_eq!(call.kind.as_deref(), Some("server_tool_use"));
     assert_eq!(
@@ -277,6 +278,14 @@ fn server_tool_use_and_code_execution_result() {
         ))
     );
     assert_eq!(raw_types(&run), ["bash_code_execution_tool_result"]);
+    // The result block is the call's result too.
+    assert_eq!(
+        call.result
+            .as_ref()
+            .and_then(|r| r.get("type"))
+            .and_then(Value::as_str),
+        Some("bash_code_execution_tool_result")
+    );
     let result = c
         .content
         .iter()
@@ -294,11 +303,12 @@ fn server_tool_use_and_code_execution_result() {
             Part::Reasoning { .. } => "reasoning",
             Part::Text(_) => "text",
             Part::ToolCall(_) => "tool_call",
+            Part::ProviderTool(_) => "provider_tool",
             Part::Raw(_) => "raw",
             Part::Refusal(_) => "refusal",
         })
         .collect();
-    assert_eq!(kinds, ["reasoning", "text", "tool_call", "raw", "text"]);
+    assert_eq!(kinds, ["reasoning", "text", "provider_tool", "raw", "text"]);
     assert_eq!(
         text_parts(&run)[0],
         "I'll calculate that expression for you right away!"
@@ -446,7 +456,7 @@ fn later_input_tokens_win() {
 fn web_search_with_citations() {
     let run = ANTHROPIC.fixture_lines("anthropic-web-search-tool.1.chunks.txt");
     let c = run.choice();
-    let call = run.tool("srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k");
+    let call = run.provider_tool("srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k");
     assert_eq!(call.name, "web_search");
     assert_eq!(call.kind.as_deref(), Some("server_tool_use"));
     assert_eq!(
@@ -581,12 +591,12 @@ fn quirk_every_block_kind_is_its_own_part() {
         Part::Raw(obj(r#"{"type":"redacted_thinking","data":"opaque-blob"}"#))
     );
     assert_eq!(c.content[2], Part::Text("Searching.".into()));
-    assert_eq!(c.content[3], Part::ToolCall(3));
+    assert_eq!(c.content[3], Part::ProviderTool(3));
     assert!(matches!(&c.content[4], Part::Raw(v)
         if v.get("type").and_then(Value::as_str) == Some("web_search_tool_result")));
     assert_eq!(c.content[5], Part::Text("Found it.".into()));
     assert_eq!(c.content[6], Part::ToolCall(6));
-    let server = run.tool("srvtoolu_1");
+    let server = run.provider_tool("srvtoolu_1");
     assert_eq!(
         (server.name.as_str(), server.kind.as_deref()),
         ("web_search", Some("server_tool_use"))
@@ -604,7 +614,12 @@ fn quirk_every_block_kind_is_its_own_part() {
     assert_eq!(c.text, "Searching.Found it.");
     // Each call ends at its content_block_stop, before the finish.
     let names: Vec<&str> = run.events.iter().map(StreamEvent::name).collect();
-    let first_end = names.iter().position(|n| *n == "tool_call_end").unwrap();
+    let first_end = names
+        .iter()
+        .position(|n| *n == "provider_tool_end")
+        .unwrap();
+    assert!(names.iter().position(|n| *n == "provider_tool_result").unwrap() > first_end);
+    assert!(names.iter().position(|n| *n == "tool_call_end").unwrap() > first_end);
     let finish = names.iter().position(|n| *n == "finish").unwrap();
     assert!(first_end < finish);
     assert_eq!(c.finish, Some(FinishReason::ToolCalls));
@@ -742,7 +757,7 @@ fn quirk_stop_reasons_normalize() {
     assert_eq!(run.choice().finish_reason.as_deref(), Some("pause_turn"));
     assert_eq!(run.choice().finish, Some(FinishReason::Other));
     assert_eq!(
-        run.tool("srvtoolu_p").arguments,
+        run.provider_tool("srvtoolu_p").arguments,
         Some(obj(r#"{"query":"long"}"#))
     );
 }
@@ -883,12 +898,12 @@ fn cli_json_shape() {
     let v = run.message.to_value();
     assert_eq!(v.get("provider").and_then(Value::as_str), Some("anthropic"));
     assert_eq!(
-        v.pointer("/choices/0/tool_calls/0/name")
+        v.pointer("/choices/0/provider_tools/0/name")
             .and_then(Value::as_str),
         Some("web_search")
     );
     assert_eq!(
-        v.pointer("/choices/0/tool_calls/1/arguments/url")
+        v.pointer("/choices/0/tool_calls/0/arguments/url")
             .and_then(Value::as_str),
         Some("https://www.rust-lang.org")
     );

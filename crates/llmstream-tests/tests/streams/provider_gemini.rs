@@ -48,6 +48,7 @@ fn kinds(run: &Run) -> Vec<&'static str> {
             Part::Reasoning { .. } => "reasoning",
             Part::Text(_) => "text",
             Part::ToolCall(_) => "tool_call",
+            Part::ProviderTool(_) => "provider_tool",
             Part::Raw(_) => "raw",
             Part::Refusal(_) => "refusal",
         })

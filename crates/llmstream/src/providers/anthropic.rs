@@ -56,6 +56,15 @@ use crate::json::{Map, Value, View};
 /// Anthropic streams have a single answer.
 const CHOICE: u64 = 0;
 
+/// The key of the first block sent whole in `message_start` (the wire's
+/// block indices count from 0: these keys are past any of them).
+const START_BLOCKS: u64 = 1 << 32;
+
+/// Whether a `*tool_use` block is a tool the provider runs itself.
+fn provider_run(block_type: &str) -> bool {
+    matches!(block_type, "server_tool_use" | "mcp_tool_use")
+}
+
 /// What kind of content an open block is.
 #[derive(Clone, Debug, PartialEq)]
 enum BlockKind {
@@ -171,6 +180,19 @@ impl AnthropicAccumulator {
         if let Some(usage) = message.and_then(|m| m.get("usage")) {
             self.update_usage(usage);
         }
+        // Blocks sent whole in the message itself (programmatic tool
+        // calling sends a `tool_use` here, then `message_stop`): each
+        // opened and closed, under keys past any wire index.
+        if let Some(content) = message.and_then(|m| m.get("content")) {
+            for (i, block) in content.elements().enumerate() {
+                let key = START_BLOCKS + i as u64;
+                self.open_block(key, block);
+                self.close_block(key);
+            }
+        }
+        if let Some(message) = message {
+            self.stop(message);
+        }
     }
 
     /// Overwrites the counts `usage` names, keeps the others.
@@ -220,6 +242,12 @@ impl AnthropicAccumulator {
         let Some(block) = payload.get("content_block") else {
             return;
         };
+        self.open_block(index, block);
+    }
+
+    /// Opens the content block at `index` (its key for the tool call it
+    /// may be).
+    fn open_block<'v>(&mut self, index: u64, block: impl View<'v>) {
         if !self.blocks.contains_key(&index) && self.blocks.len() >= self.builder.limits().max_parts
         {
             let limit = self.builder.limits().max_parts;
@@ -274,14 +302,19 @@ impl AnthropicAccumulator {
             BlockKind::Tool { .. } => {
                 let id = get_str(block, "id").unwrap_or("");
                 let name = get_str(block, "name").unwrap_or("");
-                self.builder.tool_call_start_with(
-                    CHOICE,
-                    index,
-                    id,
-                    name,
-                    Some(ty),
-                    ArgumentStream::json(),
-                );
+                if provider_run(ty) {
+                    self.builder
+                        .provider_tool_start(CHOICE, index, id, name, Some(ty));
+                } else {
+                    self.builder.tool_call_start_with(
+                        CHOICE,
+                        index,
+                        id,
+                        name,
+                        Some(ty),
+                        ArgumentStream::json(),
+                    );
+                }
                 state.has_part = true;
             }
             BlockKind::Compaction { .. } => {
@@ -291,7 +324,16 @@ impl AnthropicAccumulator {
                 state.has_part = true;
             }
             BlockKind::Raw => {
-                self.builder.raw_part(CHOICE, block.to_value());
+                let value = block.to_value();
+                // A provider-run tool's result (`web_search_tool_result`,
+                // `mcp_tool_result`, …) is its call's result too; the block
+                // stays a part, to be sent back in order.
+                let call = get_str(block, "tool_use_id")
+                    .and_then(|id| self.builder.provider_tool_key(CHOICE, id));
+                if let Some(call) = call {
+                    self.builder.provider_tool_result(CHOICE, call, value.clone());
+                }
+                self.builder.raw_part(CHOICE, value);
                 state.has_part = true;
             }
         }
@@ -396,9 +438,13 @@ impl AnthropicAccumulator {
     }
 
     fn block_stop<'v>(&mut self, payload: impl View<'v>) {
-        let Some(index) = get_u64(payload, "index") else {
-            return;
-        };
+        if let Some(index) = get_u64(payload, "index") {
+            self.close_block(index);
+        }
+    }
+
+    /// Closes the content block at `index`.
+    fn close_block(&mut self, index: u64) {
         let Some(block) = self.blocks.remove(&index) else {
             return;
         };
@@ -451,7 +497,23 @@ impl AnthropicAccumulator {
     }
 
     fn message_delta<'v>(&mut self, payload: impl View<'v>) {
-        let delta = payload.get("delta");
+        if let Some(usage) = payload.get("usage") {
+            self.update_usage(usage);
+        }
+        if let Some(delta) = payload.get("delta") {
+            for key in ["container", "context_management"] {
+                if let Some(value) = delta.get(key).filter(|v| !v.is_null()) {
+                    self.builder.detail(None, key, value.to_value());
+                }
+            }
+            self.stop(delta);
+        }
+    }
+
+    /// The stop reason, details and sequence of a `message_delta`'s delta
+    /// or of the message in `message_start`.
+    fn stop<'v>(&mut self, delta: impl View<'v>) {
+        let delta = Some(delta);
         let details = delta
             .and_then(|d| d.get("stop_details"))
             .filter(|v| !v.is_null());
@@ -464,9 +526,6 @@ impl AnthropicAccumulator {
                 self.stop_sequence = Some(String::from(sequence));
             }
             self.builder.finish_details(CHOICE, self.finish_details());
-        }
-        if let Some(usage) = payload.get("usage") {
-            self.update_usage(usage);
         }
         if let Some(reason) = delta.and_then(|d| get_str(d, "stop_reason")) {
             self.builder.finish(CHOICE, reason, normalize(reason));

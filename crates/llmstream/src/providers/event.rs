@@ -298,6 +298,79 @@ pub enum StreamEvent {
         /// What was wrong.
         error: ArgumentsError,
     },
+    /// A tool the provider runs itself began (see
+    /// [`Choice::provider_tools`](super::Choice::provider_tools)): never a
+    /// call for the client to run or answer. Sent again with an id or
+    /// name that came later, which fills them where still empty.
+    ProviderToolStart {
+        /// Choice index.
+        choice: u64,
+        /// The tool call's key.
+        call: u64,
+        /// The call id.
+        id: String,
+        /// The tool's name (a hosted tool's item type when it has none).
+        name: String,
+        /// The wire's type of the call (`server_tool_use`,
+        /// `web_search_call`, …), when it says one.
+        kind: Option<String>,
+    },
+    /// A fragment of a provider-run tool's input (its arguments, or the
+    /// code a code interpreter runs), as it arrived.
+    ProviderToolDelta {
+        /// Choice index.
+        choice: u64,
+        /// The tool call's key.
+        call: u64,
+        /// The new text.
+        fragment: String,
+    },
+    /// A provider-run tool made progress: its status (`in_progress`,
+    /// `searching`, `generating`, `completed`, …) and what came with it
+    /// (a partial image, the query), for a UI to show.
+    ProviderToolProgress {
+        /// Choice index.
+        choice: u64,
+        /// The tool call's key.
+        call: u64,
+        /// The status, as the wire names it.
+        status: String,
+        /// The payload's own detail, when it has one beyond its status.
+        detail: Option<Value>,
+    },
+    /// A provider-run tool's result, as the wire sent it (replacing any
+    /// earlier one).
+    ProviderToolResult {
+        /// Choice index.
+        choice: u64,
+        /// The tool call's key.
+        call: u64,
+        /// The result.
+        result: Value,
+    },
+    /// A provider-run tool's input is complete.
+    ProviderToolEnd {
+        /// Choice index.
+        choice: u64,
+        /// The tool call's key.
+        call: u64,
+        /// Its input, parsed as a tool call's arguments are.
+        arguments: Value,
+        /// Why the input is not valid JSON, if it is not.
+        arguments_error: Option<ArgumentsError>,
+    },
+    /// What the provider said of the message (`choice` absent) or of a
+    /// choice beyond the normalized fields, under its wire name
+    /// (Anthropic's `container`, Gemini's `promptFeedback` and
+    /// `safetyRatings`): kept in `details`, replacing an earlier value.
+    Detail {
+        /// The choice, or `None` for the message.
+        choice: Option<u64>,
+        /// The wire's name.
+        key: String,
+        /// The value, as sent.
+        value: Value,
+    },
     /// Token counts (cumulative: a later event replaces an earlier one).
     Usage(Usage),
     /// A choice finished.
@@ -527,6 +600,12 @@ impl StreamEvent {
             StreamEvent::ArgumentsReplace { .. } => "arguments_replace",
             StreamEvent::ToolCallEnd { .. } => "tool_call_end",
             StreamEvent::ArgumentsError { .. } => "arguments_error",
+            StreamEvent::ProviderToolStart { .. } => "provider_tool_start",
+            StreamEvent::ProviderToolDelta { .. } => "provider_tool_delta",
+            StreamEvent::ProviderToolProgress { .. } => "provider_tool_progress",
+            StreamEvent::ProviderToolResult { .. } => "provider_tool_result",
+            StreamEvent::ProviderToolEnd { .. } => "provider_tool_end",
+            StreamEvent::Detail { .. } => "detail",
             StreamEvent::Usage(_) => "usage",
             StreamEvent::Finish { .. } => "finish",
             StreamEvent::FinishDetails { .. } => "finish_details",
@@ -781,6 +860,74 @@ impl StreamEvent {
                 m.push("call", Value::from(*call));
                 m.push("error", error.to_value());
             }
+            StreamEvent::ProviderToolStart {
+                choice: c,
+                call,
+                id,
+                name,
+                kind,
+            } => {
+                choice(&mut m, c);
+                m.push("call", Value::from(*call));
+                text(&mut m, "id", id);
+                text(&mut m, "name", name);
+                opt(&mut m, "kind", kind);
+            }
+            StreamEvent::ProviderToolDelta {
+                choice: c,
+                call,
+                fragment,
+            } => {
+                choice(&mut m, c);
+                m.push("call", Value::from(*call));
+                text(&mut m, "fragment", fragment);
+            }
+            StreamEvent::ProviderToolProgress {
+                choice: c,
+                call,
+                status,
+                detail,
+            } => {
+                choice(&mut m, c);
+                m.push("call", Value::from(*call));
+                text(&mut m, "status", status);
+                if let Some(detail) = detail {
+                    m.push("detail", detail.clone());
+                }
+            }
+            StreamEvent::ProviderToolResult {
+                choice: c,
+                call,
+                result,
+            } => {
+                choice(&mut m, c);
+                m.push("call", Value::from(*call));
+                m.push("result", result.clone());
+            }
+            StreamEvent::ProviderToolEnd {
+                choice: c,
+                call,
+                arguments,
+                arguments_error,
+            } => {
+                choice(&mut m, c);
+                m.push("call", Value::from(*call));
+                m.push("arguments", arguments.clone());
+                if let Some(error) = arguments_error {
+                    m.push("arguments_error", error.to_value());
+                }
+            }
+            StreamEvent::Detail {
+                choice: c,
+                key,
+                value,
+            } => {
+                if let Some(c) = c {
+                    choice(&mut m, c);
+                }
+                text(&mut m, "key", key);
+                m.push("value", value.clone());
+            }
             StreamEvent::Usage(usage) => {
                 if let Value::Object(counts) = usage.to_value() {
                     for (k, v) in counts {
@@ -987,6 +1134,40 @@ impl StreamEvent {
                 error: r
                     .opt_arguments_error("error")?
                     .ok_or_else(|| FromValueError::new("error", "an arguments error"))?,
+            },
+            "provider_tool_start" => StreamEvent::ProviderToolStart {
+                choice: r.u64("choice")?,
+                call: r.u64("call")?,
+                id: r.str("id")?,
+                name: r.str("name")?,
+                kind: r.opt_str("kind")?,
+            },
+            "provider_tool_delta" => StreamEvent::ProviderToolDelta {
+                choice: r.u64("choice")?,
+                call: r.u64("call")?,
+                fragment: r.str("fragment")?,
+            },
+            "provider_tool_progress" => StreamEvent::ProviderToolProgress {
+                choice: r.u64("choice")?,
+                call: r.u64("call")?,
+                status: r.str("status")?,
+                detail: r.opt_value("detail"),
+            },
+            "provider_tool_result" => StreamEvent::ProviderToolResult {
+                choice: r.u64("choice")?,
+                call: r.u64("call")?,
+                result: r.value("result")?,
+            },
+            "provider_tool_end" => StreamEvent::ProviderToolEnd {
+                choice: r.u64("choice")?,
+                call: r.u64("call")?,
+                arguments: r.value("arguments")?,
+                arguments_error: r.opt_arguments_error("arguments_error")?,
+            },
+            "detail" => StreamEvent::Detail {
+                choice: r.opt_u64("choice")?,
+                key: r.str("key")?,
+                value: r.value("value")?,
             },
             "usage" => StreamEvent::Usage(Usage::from_value(value)?),
             "finish" => StreamEvent::Finish {

@@ -55,6 +55,10 @@ pub struct Message {
     /// Whether the provider signalled the end of the message (a finish
     /// reason, `message_stop`, `response.completed`, `[DONE]`, …).
     pub complete: bool,
+    /// What the provider said of the message beyond the fields above, by
+    /// its wire name, as sent: Anthropic's `container` and
+    /// `context_management`, Gemini's `promptFeedback`.
+    pub details: Map,
     /// The first error the provider reported; failing that, the first
     /// problem found in the stream (a protocol violation, a limit). Every
     /// one of them is also a [`StreamEvent::Error`](super::StreamEvent::Error).
@@ -74,8 +78,14 @@ pub struct Choice {
     pub reasoning: String,
     /// All refusal text, concatenated (`None` if there was none).
     pub refusal: Option<String>,
-    /// Tool calls, by the wire's key.
+    /// The tool calls the client must answer (functions, custom tools,
+    /// client-executed actions), by the wire's key.
     pub tool_calls: SortedMap<u64, ToolCall>,
+    /// The tools the provider ran itself (Anthropic's `server_tool_use`
+    /// and `mcp_tool_use`, OpenAI Responses' hosted tools, Groq's
+    /// `executed_tools`, Gemini's code execution), with their results, by
+    /// the wire's key: never to be run or answered by the client.
+    pub provider_tools: SortedMap<u64, ToolCall>,
     /// The provider's own finish reason.
     pub finish_reason: Option<String>,
     /// The finish reason in provider-neutral terms.
@@ -105,6 +115,9 @@ pub struct Choice {
     /// (shapes in [`anthropic`](super::anthropic)), Gemini's
     /// `finishMessage`.
     pub finish_details: Option<Value>,
+    /// What the provider said of the choice beyond the fields above, by
+    /// its wire name, as sent (Gemini's `safetyRatings`).
+    pub details: Map,
 }
 
 /// A content part, in stream order.
@@ -123,6 +136,9 @@ pub enum Part {
     Refusal(String),
     /// The tool call with this key (see [`Choice::tool_calls`]).
     ToolCall(u64),
+    /// The provider-run tool call with this key (see
+    /// [`Choice::provider_tools`]).
+    ProviderTool(u64),
     /// A block kept as the provider sent it (redacted thinking, server tool
     /// results, citations, …).
     Raw(Value),
@@ -158,6 +174,12 @@ pub struct ToolCall {
     /// The opaque signature that came with the call (Gemini
     /// `thoughtSignature`), to be sent back with it.
     pub signature: Option<String>,
+    /// For a provider-run tool: its latest progress (`in_progress`,
+    /// `searching`, `completed`, …).
+    pub status: Option<String>,
+    /// For a provider-run tool: its result, as the wire sent it (the
+    /// result block, or the finished hosted item).
+    pub result: Option<Value>,
 }
 
 /// An error reported by the provider or found in the stream.
@@ -376,7 +398,8 @@ impl Message {
                     return;
                 };
                 if c.tool_calls.contains_key(call)
-                    || c.tool_calls.len() >= limits.max_tool_calls
+                    || c.provider_tools.contains_key(call)
+                    || c.calls() >= limits.max_tool_calls
                     || c.content.len() >= limits.max_parts
                 {
                     return;
@@ -386,6 +409,91 @@ impl Message {
                 c.tool_calls.insert(*call, tool_call);
                 c.content.push(Part::ToolCall(*call));
             }
+            StreamEvent::ProviderToolStart {
+                choice,
+                call,
+                id,
+                name,
+                kind,
+            } => {
+                let Some(c) = self.choice_mut(*choice, limits) else {
+                    return;
+                };
+                if let Some(tool) = c.provider_tools.get_mut(call) {
+                    // Sent again: what came later fills what is empty.
+                    if tool.id.is_empty() {
+                        tool.id.clone_from(id);
+                    }
+                    if tool.name.is_empty() {
+                        tool.name.clone_from(name);
+                    }
+                    return;
+                }
+                if c.tool_calls.contains_key(call)
+                    || c.calls() >= limits.max_tool_calls
+                    || c.content.len() >= limits.max_parts
+                {
+                    return;
+                }
+                let mut tool = ToolCall::new(id, name);
+                tool.kind = kind.clone();
+                c.provider_tools.insert(*call, tool);
+                c.content.push(Part::ProviderTool(*call));
+            }
+            StreamEvent::ProviderToolDelta {
+                choice,
+                call,
+                fragment,
+            } => {
+                if let Some(tool) = self.provider_tool_mut(*choice, *call) {
+                    if !tool.ended {
+                        tool.arguments_text.push_str(fragment);
+                    }
+                }
+            }
+            StreamEvent::ProviderToolProgress {
+                choice,
+                call,
+                status,
+                ..
+            } => {
+                if let Some(tool) = self.provider_tool_mut(*choice, *call) {
+                    tool.status = Some(status.clone());
+                }
+            }
+            StreamEvent::ProviderToolResult {
+                choice,
+                call,
+                result,
+            } => {
+                if let Some(tool) = self.provider_tool_mut(*choice, *call) {
+                    tool.result = Some(result.clone());
+                }
+            }
+            StreamEvent::ProviderToolEnd {
+                choice,
+                call,
+                arguments,
+                arguments_error,
+            } => {
+                if let Some(tool) = self.provider_tool_mut(*choice, *call) {
+                    if !tool.ended {
+                        tool.arguments = Some(arguments.clone());
+                        tool.ended = true;
+                        tool.arguments_error = arguments_error.clone();
+                    }
+                }
+            }
+            StreamEvent::Detail { choice, key, value } => match choice {
+                None => {
+                    self.details.insert(key.as_str(), value.clone());
+                }
+                Some(choice) => {
+                    if let Some(c) = self.choice_mut(*choice, limits) {
+                        c.details.insert(key.as_str(), value.clone());
+                    }
+                }
+            },
             StreamEvent::ToolCallIdentity {
                 choice,
                 call,
@@ -521,6 +629,17 @@ impl Message {
         self.choices.get_mut(&choice)?.tool_calls.get_mut(&call)
     }
 
+    fn provider_tool_mut(&mut self, choice: u64, call: u64) -> Option<&mut ToolCall> {
+        self.choices.get_mut(&choice)?.provider_tools.get_mut(&call)
+    }
+
+    /// The call with this key, the client's or the provider's (their
+    /// keys are the wire's, one space for both).
+    pub(crate) fn any_call(&self, choice: u64, call: u64) -> Option<&ToolCall> {
+        let c = self.choices.get(&choice)?;
+        c.tool_calls.get(&call).or_else(|| c.provider_tools.get(&call))
+    }
+
     /// Appends prose of `kind`: to the choice's running total, to the
     /// last part when it is of the same kind, else to a new part (within
     /// the part limit). Empty text changes nothing.
@@ -557,6 +676,7 @@ impl Message {
             usage: None,
             complete: false,
             error: None,
+            details: Map::new(),
         }
     }
 
@@ -568,6 +688,11 @@ impl Message {
     /// The tool call with key `call` in choice `choice`.
     pub fn tool_call(&self, choice: u64, call: u64) -> Option<&ToolCall> {
         self.choices.get(&choice)?.tool_calls.get(&call)
+    }
+
+    /// The provider-run tool call `call` of choice `choice`.
+    pub fn provider_tool(&self, choice: u64, call: u64) -> Option<&ToolCall> {
+        self.choices.get(&choice)?.provider_tools.get(&call)
     }
 
     /// The message as the CLI contract (docs/CLI.md) prints it:
@@ -592,11 +717,19 @@ impl Message {
             "error",
             self.error.as_ref().map_or(Value::Null, ErrorInfo::to_value),
         );
+        if !self.details.is_empty() {
+            m.push("details", Value::Object(self.details.clone()));
+        }
         Value::Object(m)
     }
 }
 
 impl Choice {
+    /// The calls of both families, against the one limit on tool calls.
+    fn calls(&self) -> usize {
+        self.tool_calls.len() + self.provider_tools.len()
+    }
+
     /// The choice as the CLI contract prints it.
     pub fn to_value(&self, index: u64) -> Value {
         let mut m = Map::new();
@@ -614,9 +747,16 @@ impl Choice {
         m.push("refusal", opt_str(self.refusal.as_deref()));
         let calls = self.tool_calls.values().map(ToolCall::to_value).collect();
         m.push("tool_calls", Value::Array(calls));
+        if !self.provider_tools.is_empty() {
+            let tools = self.provider_tools.values().map(ToolCall::to_value).collect();
+            m.push("provider_tools", Value::Array(tools));
+        }
         m.push("finish_reason", opt_str(self.finish_reason.as_deref()));
         if let Some(details) = &self.finish_details {
             m.push("finish_details", details.clone());
+        }
+        if !self.details.is_empty() {
+            m.push("details", Value::Object(self.details.clone()));
         }
         Value::Object(m)
     }
@@ -660,6 +800,11 @@ impl Choice {
                 let id = self.tool_calls.get(key).map(|c| c.id.as_str());
                 m.push("id", opt_str(id));
             }
+            Part::ProviderTool(key) => {
+                m.push("type", Value::from("provider_tool"));
+                let id = self.provider_tools.get(key).map(|c| c.id.as_str());
+                m.push("id", opt_str(id));
+            }
             Part::Raw(value) => {
                 m.push("type", Value::from("raw"));
                 m.push("value", value.clone());
@@ -681,34 +826,20 @@ impl ToolCall {
             ended: false,
             arguments_error: None,
             signature: None,
+            status: None,
+            result: None,
         }
     }
 
-    /// Whether the provider ran the tool itself (Anthropic's
-    /// `server_tool_use` and `mcp_tool_use`: web search, code execution,
-    /// MCP connectors): its result follows in the stream, and the caller
-    /// must not run it, nor answer it with a tool result (the API rejects
-    /// one for such an id).
-    pub fn executed_by_provider(&self) -> bool {
-        matches!(
-            self.kind.as_deref(),
-            Some("server_tool_use" | "mcp_tool_use")
-        )
-    }
-
     /// `{"id":…,"name":…,"arguments":V,"arguments_text":…}`, with
-    /// `"type"` (the wire's) when known, `"executed_by_provider":true`
-    /// for a call the provider ran itself, and the error and signature
-    /// when there are.
+    /// `"type"` (the wire's) when known, and the error, signature, status
+    /// and result when there are.
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();
         m.push("id", Value::from(self.id.as_str()));
         m.push("name", Value::from(self.name.as_str()));
         if let Some(kind) = &self.kind {
             m.push("type", Value::from(kind.as_str()));
-        }
-        if self.executed_by_provider() {
-            m.push("executed_by_provider", Value::Bool(true));
         }
         m.push("arguments", self.arguments.clone().unwrap_or(Value::Null));
         m.push("arguments_text", Value::from(self.arguments_text.as_str()));
@@ -717,6 +848,12 @@ impl ToolCall {
         }
         if let Some(sig) = &self.signature {
             m.push("signature", Value::from(sig.as_str()));
+        }
+        if let Some(status) = &self.status {
+            m.push("status", Value::from(status.as_str()));
+        }
+        if let Some(result) = &self.result {
+            m.push("result", result.clone());
         }
         Value::Object(m)
     }
@@ -1023,6 +1160,7 @@ impl Message {
                 Some(ErrorInfo::read(&e, "type").map_err(|e| e.within("error"))?)
             }
         };
+        message.details = read_details(&r)?;
         Ok(message)
     }
 }
@@ -1056,11 +1194,24 @@ impl Choice {
             by_id.push(call.id.clone());
             c.tool_calls.insert(key as u64, call);
         }
+        let mut tools_by_id = alloc::vec::Vec::new();
+        if let Some(tools) = r.0.get("provider_tools") {
+            let Value::Array(tools) = tools else {
+                return Err(FromValueError::new("provider_tools", "an array"));
+            };
+            for (key, tool) in tools.iter().enumerate() {
+                let tool = ToolCall::from_value(tool)
+                    .map_err(|e| e.within(&alloc::format!("provider_tools[{key}]")))?;
+                tools_by_id.push(tool.id.clone());
+                c.provider_tools.insert(key as u64, tool);
+            }
+        }
+        c.details = read_details(&r)?;
         let Some(Value::Array(content)) = r.0.get("content") else {
             return Err(FromValueError::new("content", "an array"));
         };
         for (position, part) in content.iter().enumerate() {
-            c.part_from_value(position, part, &by_id)
+            c.part_from_value(position, part, &by_id, &tools_by_id)
                 .map_err(|e| e.within(&alloc::format!("content[{position}]")))?;
         }
         Ok((index, c))
@@ -1071,6 +1222,7 @@ impl Choice {
         position: usize,
         value: &Value,
         calls: &[String],
+        tools: &[String],
     ) -> Result<(), FromValueError> {
         let r = Reader::new(value)?;
         let part = match r.str("type")?.as_str() {
@@ -1096,31 +1248,54 @@ impl Choice {
                 }
                 Part::Refusal(r.str("text")?)
             }
-            "tool_call" => {
-                let id = r.opt_str("id")?.unwrap_or_default();
-                // The n-th part naming an id is the n-th call with it.
-                let seen = self
-                    .content
-                    .iter()
-                    .filter(|p| match p {
-                        Part::ToolCall(key) => calls.get(*key as usize) == Some(&id),
-                        _ => false,
-                    })
-                    .count();
-                let key = calls
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, held)| **held == id)
-                    .nth(seen)
-                    .map(|(key, _)| key as u64)
-                    .ok_or_else(|| FromValueError::new("id", "the id of one of the tool calls"))?;
-                Part::ToolCall(key)
-            }
+            "tool_call" => Part::ToolCall(self.key_of(&r, calls, |p| match p {
+                Part::ToolCall(key) => Some(*key),
+                _ => None,
+            })?),
+            "provider_tool" => Part::ProviderTool(self.key_of(&r, tools, |p| match p {
+                Part::ProviderTool(key) => Some(*key),
+                _ => None,
+            })?),
             "raw" => Part::Raw(r.value("value")?),
             _ => return Err(FromValueError::new("type", "a part type")),
         };
         self.content.push(part);
         Ok(())
+    }
+}
+
+impl Choice {
+    /// The key of the call a `tool_call` or `provider_tool` part names by
+    /// its `id`: the n-th part naming an id is the n-th call with it
+    /// (`ids` the calls' ids by key, `key` the key of a part of the kind).
+    fn key_of(
+        &self,
+        r: &Reader<'_>,
+        ids: &[String],
+        key: impl Fn(&Part) -> Option<u64>,
+    ) -> Result<u64, FromValueError> {
+        let id = r.opt_str("id")?.unwrap_or_default();
+        let seen = self
+            .content
+            .iter()
+            .filter_map(&key)
+            .filter(|k| ids.get(*k as usize) == Some(&id))
+            .count();
+        ids.iter()
+            .enumerate()
+            .filter(|(_, held)| **held == id)
+            .nth(seen)
+            .map(|(key, _)| key as u64)
+            .ok_or_else(|| FromValueError::new("id", "the id of one of the calls"))
+    }
+}
+
+/// The `details` member of a message's or choice's form (absent: none).
+fn read_details(r: &Reader<'_>) -> Result<Map, FromValueError> {
+    match r.0.get("details") {
+        None => Ok(Map::new()),
+        Some(Value::Object(details)) => Ok(details.clone()),
+        Some(_) => Err(FromValueError::new("details", "an object")),
     }
 }
 
@@ -1135,6 +1310,8 @@ impl ToolCall {
         call.arguments_text = r.str("arguments_text")?;
         call.arguments_error = r.opt_arguments_error("arguments_error")?;
         call.signature = r.opt_str("signature")?;
+        call.status = r.opt_str("status")?;
+        call.result = r.opt_value("result");
         Ok(call)
     }
 }

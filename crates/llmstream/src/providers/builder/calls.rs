@@ -6,7 +6,7 @@ use super::*;
 impl MessageBuilder {
     /// Whether the tool call exists.
     pub fn has_tool_call(&self, choice: u64, call: u64) -> bool {
-        self.message.tool_call(choice, call).is_some()
+        self.message.any_call(choice, call).is_some()
     }
 
     /// Begins a tool call whose arguments are JSON; see
@@ -39,7 +39,7 @@ impl MessageBuilder {
             .message
             .choices
             .get(&choice)
-            .map_or(0, |c| c.tool_calls.len());
+            .map_or(0, |c| c.tool_calls.len() + c.provider_tools.len());
         if calls >= max_calls {
             self.error(ErrorInfo::new(format!(
                 "more than {max_calls} tool calls in choice {choice}: call {call} ignored"
@@ -61,6 +61,63 @@ impl MessageBuilder {
         });
     }
 
+    /// Begins a call of a tool the provider runs itself (see
+    /// [`Choice::provider_tools`](super::Choice::provider_tools)): the
+    /// same verbs as a client's call serve it (arguments, end), and its
+    /// events are the `provider_tool_*` family.
+    pub fn provider_tool_start(
+        &mut self,
+        choice: u64,
+        call: u64,
+        id: &str,
+        name: &str,
+        kind: Option<&str>,
+    ) {
+        if !self.has_tool_call(choice, call) {
+            self.provider.insert((choice, call));
+        }
+        self.tool_call_start_with(choice, call, id, name, kind, ArgumentStream::json());
+    }
+
+    /// A provider-run tool's progress (its status, and the payload's own
+    /// detail when there is one).
+    pub fn provider_tool_progress(
+        &mut self,
+        choice: u64,
+        call: u64,
+        status: &str,
+        detail: Option<Value>,
+    ) {
+        if self.provider.contains(&(choice, call)) && self.has_tool_call(choice, call) {
+            self.emit(StreamEvent::ProviderToolProgress {
+                choice,
+                call,
+                status: String::from(status),
+                detail,
+            });
+        }
+    }
+
+    /// A provider-run tool's result.
+    pub fn provider_tool_result(&mut self, choice: u64, call: u64, result: Value) {
+        if self.provider.contains(&(choice, call)) && self.has_tool_call(choice, call) {
+            self.emit(StreamEvent::ProviderToolResult {
+                choice,
+                call,
+                result,
+            });
+        }
+    }
+
+    /// The key of the provider-run tool call with this id, if any.
+    pub fn provider_tool_key(&self, choice: u64, id: &str) -> Option<u64> {
+        let c = self.message.choices.get(&choice)?;
+        c.provider_tools
+            .iter()
+            .find(|(_, tool)| tool.id == id)
+            .map(|(key, _)| *key)
+    }
+
     /// Sets a tool call's id and name where still empty.
     pub fn tool_call_identify(
         &mut self,
@@ -69,7 +126,7 @@ impl MessageBuilder {
         id: Option<&str>,
         name: Option<&str>,
     ) {
-        let Some(tc) = self.message.tool_call(choice, call) else {
+        let Some(tc) = self.message.any_call(choice, call) else {
             return;
         };
         let id = id.filter(|s| !s.is_empty() && tc.id.is_empty());
@@ -111,7 +168,7 @@ impl MessageBuilder {
             let text_after = !fragment
                 .trim_start_matches([' ', '\t', '\n', '\r'])
                 .is_empty();
-            let Some(tc) = self.message.tool_call(choice, call) else {
+            let Some(tc) = self.message.any_call(choice, call) else {
                 return;
             };
             if text_after && tc.arguments_error.is_none() {
@@ -135,14 +192,18 @@ impl MessageBuilder {
         });
         // The argument events change nothing in the message (the live
         // value is the stream's, here): queued as they come.
+        // A provider-run tool's family has no argument events.
+        let client = !self.provider.contains(&(choice, call));
         let events = &mut self.events;
         if let Some(stream) = self.arguments.get_mut(&(choice, call)) {
             stream.feed_with(fragment, |event| {
-                events.push_back(StreamEvent::Argument {
-                    choice,
-                    call,
-                    event,
-                });
+                if client {
+                    events.push_back(StreamEvent::Argument {
+                        choice,
+                        call,
+                        event,
+                    });
+                }
             });
         }
     }
@@ -165,7 +226,7 @@ impl MessageBuilder {
         mut arguments: ArgumentStream,
         text: &str,
     ) {
-        let Some(tc) = self.message.tool_call(choice, call) else {
+        let Some(tc) = self.message.any_call(choice, call) else {
             return;
         };
         arguments.drop_text();
@@ -198,7 +259,7 @@ impl MessageBuilder {
 
     /// The raw argument text of a tool call so far.
     pub(crate) fn tool_call_text(&self, choice: u64, call: u64) -> Option<&str> {
-        let tc = self.message.tool_call(choice, call)?;
+        let tc = self.message.any_call(choice, call)?;
         Some(tc.arguments_text.as_str())
     }
 
@@ -212,18 +273,21 @@ impl MessageBuilder {
             return;
         }
         self.open.remove(&(choice, call));
-        let Some(tc) = self.message.tool_call(choice, call) else {
+        let Some(tc) = self.message.any_call(choice, call) else {
             return;
         };
         // As in `tool_call_arguments`, the argument events are queued as
         // they come: they change nothing in the message.
+        let client = !self.provider.contains(&(choice, call));
         let events = &mut self.events;
         let arguments = stream.end_of(&tc.arguments_text, |event| {
-            events.push_back(StreamEvent::Argument {
-                choice,
-                call,
-                event,
-            });
+            if client {
+                events.push_back(StreamEvent::Argument {
+                    choice,
+                    call,
+                    event,
+                });
+            }
         });
         let error = stream.error().map(|e| ArgumentsError::Json(Box::new(e.clone())));
         let (id, name) = (tc.id.clone(), tc.name.clone());

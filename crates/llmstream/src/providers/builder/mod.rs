@@ -88,6 +88,8 @@ pub struct MessageBuilder {
     announced: bool,
     /// Choices whose next text starts a new content part.
     part_break: BTreeMap<u64, bool>,
+    /// The calls (choice, key) of tools the provider runs itself.
+    provider: BTreeSet<(u64, u64)>,
 }
 
 impl MessageBuilder {
@@ -107,6 +109,7 @@ impl MessageBuilder {
             started: false,
             announced: false,
             part_break: BTreeMap::new(),
+            provider: BTreeSet::new(),
         }
     }
 
@@ -146,11 +149,102 @@ impl MessageBuilder {
     /// The one way the message changes: the event is applied, then
     /// queued. The first event of a message is its start.
     fn emit(&mut self, event: StreamEvent) {
+        let Some(event) = self.in_family(event) else {
+            return;
+        };
         if !self.announced && !matches!(event, StreamEvent::MessageStart { .. }) {
             self.announce();
         }
         self.message.apply_with(&event, &self.limits);
         self.events.push_back(event);
+    }
+
+    /// A tool call's event as its family says: the `provider_tool_*`
+    /// event for a call the provider runs, `None` for what that family
+    /// does not report (the live argument events, a signature, argument
+    /// corrections: the client has nothing to do with them); any other
+    /// event as it is.
+    fn in_family(&self, event: StreamEvent) -> Option<StreamEvent> {
+        let provider = |choice: &u64, call: &u64| self.provider.contains(&(*choice, *call));
+        Some(match event {
+            StreamEvent::ToolCallStart {
+                choice,
+                call,
+                id,
+                name,
+                kind,
+            } if provider(&choice, &call) => StreamEvent::ProviderToolStart {
+                choice,
+                call,
+                id,
+                name,
+                kind,
+            },
+            StreamEvent::ToolCallIdentity {
+                choice,
+                call,
+                id,
+                name,
+            } if provider(&choice, &call) => StreamEvent::ProviderToolStart {
+                choice,
+                call,
+                id: id.unwrap_or_default(),
+                name: name.unwrap_or_default(),
+                kind: None,
+            },
+            StreamEvent::ToolCallDelta {
+                choice,
+                call,
+                fragment,
+            } if provider(&choice, &call) => StreamEvent::ProviderToolDelta {
+                choice,
+                call,
+                fragment,
+            },
+            StreamEvent::ToolCallEnd {
+                choice,
+                call,
+                arguments,
+                arguments_error,
+                ..
+            } if provider(&choice, &call) => StreamEvent::ProviderToolEnd {
+                choice,
+                call,
+                arguments,
+                arguments_error,
+            },
+            StreamEvent::Argument { choice, call, .. }
+            | StreamEvent::ArgumentsReplace { choice, call, .. }
+            | StreamEvent::ArgumentsError { choice, call, .. }
+            | StreamEvent::ToolCallSignature { choice, call, .. }
+                if provider(&choice, &call) =>
+            {
+                return None;
+            }
+            event => event,
+        })
+    }
+
+    /// Keeps what the provider said of the message (`choice` `None`) or of
+    /// a choice beyond the normalized fields, under its wire name; a value
+    /// the same as the one kept is not an event.
+    pub(crate) fn detail(&mut self, choice: Option<u64>, key: &str, value: Value) {
+        let held = match choice {
+            None => self.message.details.get(key),
+            Some(choice) => {
+                if !self.choice_ok(choice) {
+                    return;
+                }
+                self.message.choices.get(&choice).and_then(|c| c.details.get(key))
+            }
+        };
+        if held != Some(&value) {
+            self.emit(StreamEvent::Detail {
+                choice,
+                key: String::from(key),
+                value,
+            });
+        }
     }
 
     /// Emits the message's start with the provider, and the id and model

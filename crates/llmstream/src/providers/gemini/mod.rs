@@ -24,7 +24,9 @@
 //!   reasoning part it follows (see [`MessageBuilder::reasoning_signature`]).
 //! - `usageMetadata` is a cumulative snapshot: the last one wins whole.
 //! - `finishReason: STOP` on a candidate that made function calls is
-//!   normalized to [`FinishReason::ToolCalls`].
+//!   normalized to [`FinishReason::ToolCalls`]. A stream may send a
+//!   candidate's `finishReason` again, changed: the last one wins (a
+//!   second `finish` event).
 //! - A prompt blocked before any answer (`promptFeedback.blockReason`, and
 //!   no candidates: the member absent or `[]`) finishes choice 0 with the
 //!   block reason as its finish reason. The default values
@@ -711,6 +713,13 @@ impl GeminiAccumulator {
             return;
         };
         if self.candidates.get(&choice).is_some_and(|c| c.finished) {
+            // A later chunk may change the reason: the last one wins.
+            let current = self.builder.message().choices.get(&choice);
+            if current.and_then(|c| c.finish_reason.as_deref()) != Some(reason) {
+                let called = current.is_some_and(|c| !c.tool_calls.is_empty());
+                self.builder
+                    .finish(choice, reason, normalize(reason, called));
+            }
             return;
         }
         self.close_open_call(choice);
