@@ -79,7 +79,19 @@ pub struct OpenAiChatAccumulator {
     /// and the key the latest call at that index went to. Empty on every
     /// well-behaved stream.
     renumbered: alloc::vec::Vec<(u64, u64, u64)>,
+    /// Choices that streamed `reasoning` or `reasoning_content`: their
+    /// `reasoning_details` repeat it and are not read for text.
+    plain_reasoning: alloc::collections::BTreeSet<u64>,
+    /// Perplexity's top-level `citations` already kept (each chunk
+    /// repeats the whole list).
+    cited: usize,
+    /// A top-level `usage` came: Groq's `x_groq.usage` is then not read.
+    usage_seen: bool,
 }
+
+/// The key of Groq's `executed_tools` entry 0 (their own indices count
+/// from 0, as the client's tool calls do: these keys are past those).
+const EXECUTED_TOOLS: u64 = 1 << 32;
 
 impl Default for OpenAiChatAccumulator {
     fn default() -> Self {
@@ -98,6 +110,9 @@ impl OpenAiChatAccumulator {
         OpenAiChatAccumulator {
             builder,
             renumbered: alloc::vec::Vec::new(),
+            plain_reasoning: alloc::collections::BTreeSet::new(),
+            cited: 0,
+            usage_seen: false,
         }
     }
 
@@ -157,10 +172,19 @@ impl OpenAiChatAccumulator {
             .into_iter()
             .find_map(|key| get_str(delta, key).filter(|text| !text.is_empty()));
         if let Some(text) = reasoning {
+            self.plain_reasoning.insert(choice);
             self.builder.reasoning(choice, text);
+        } else if let Some(details) = delta.get("reasoning_details") {
+            self.reasoning_details(choice, details);
         }
-        if let Some(text) = get_str(delta, "content") {
-            self.builder.text(choice, text);
+        match delta.get("content") {
+            Some(content) if content.is_array() => self.content_parts(choice, content),
+            Some(content) => {
+                if let Some(text) = content.as_str() {
+                    self.builder.text(choice, text);
+                }
+            }
+            None => {}
         }
         // `refusal: ""` opens every refusal stream (and some gateways send
         // it on plain answers): only text makes a refusal.
@@ -182,6 +206,11 @@ impl OpenAiChatAccumulator {
                 self.tool_call(choice, call, position);
             }
         }
+        if let Some(tools) = delta.get("executed_tools") {
+            for tool in tools.elements() {
+                self.executed_tool(choice, tool);
+            }
+        }
         if let Some(call) = delta.get("function_call") {
             if call.is_object() {
                 let name = get_str(call, "name");
@@ -193,6 +222,88 @@ impl OpenAiChatAccumulator {
                 };
                 self.call_fragment(choice, 0, header, call.get("arguments"));
             }
+        }
+    }
+
+    /// `content` as an array of typed parts (Mistral): `text`, and
+    /// `thinking` whose own parts are text (or a string); any other part
+    /// is kept as it came.
+    fn content_parts<'v>(&mut self, choice: u64, parts: impl View<'v>) {
+        for part in parts.elements() {
+            match get_str(part, "type") {
+                Some("text") => {
+                    if let Some(text) = get_str(part, "text") {
+                        self.builder.text(choice, text);
+                    }
+                }
+                Some("thinking") => match part.get("thinking") {
+                    Some(thinking) if thinking.is_array() => {
+                        for piece in thinking.elements() {
+                            if let Some(text) = get_str(piece, "text") {
+                                self.builder.reasoning(choice, text);
+                            }
+                        }
+                    }
+                    Some(thinking) => {
+                        if let Some(text) = thinking.as_str() {
+                            self.builder.reasoning(choice, text);
+                        }
+                    }
+                    None => {}
+                },
+                _ => {
+                    self.builder.raw_part(choice, part.to_value());
+                }
+            }
+        }
+    }
+
+    /// `reasoning_details` (OpenRouter, Snowflake), in a stream without
+    /// `reasoning`: the text of its `reasoning.text` and
+    /// `reasoning.summary` entries is the reasoning (with a `signature`
+    /// kept); its encrypted entries are kept as parts, to send back.
+    fn reasoning_details<'v>(&mut self, choice: u64, details: impl View<'v>) {
+        for entry in details.elements() {
+            match get_str(entry, "type") {
+                Some("reasoning.text") | Some("reasoning.summary") => {
+                    if self.plain_reasoning.contains(&choice) {
+                        continue;
+                    }
+                    let text = get_str(entry, "text").or_else(|| get_str(entry, "summary"));
+                    if let Some(text) = text.filter(|t| !t.is_empty()) {
+                        self.builder.reasoning(choice, text);
+                    }
+                    if let Some(signature) = get_str(entry, "signature").filter(|s| !s.is_empty()) {
+                        self.builder.reasoning_signature(choice, signature);
+                    }
+                }
+                Some("reasoning.encrypted") => {
+                    self.builder.raw_part(choice, entry.to_value());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// One entry of Groq's `executed_tools`: a tool Groq ran (`search`,
+    /// `browser`, `code_interpreter`), its arguments, and its `output`
+    /// when a later chunk brings it.
+    fn executed_tool<'v>(&mut self, choice: u64, tool: impl View<'v>) {
+        let Some(index) = get_u64(tool, "index") else {
+            return;
+        };
+        let key = EXECUTED_TOOLS.saturating_add(index);
+        if !self.builder.has_tool_call(choice, key) {
+            let name = get_str(tool, "type").or_else(|| get_str(tool, "name")).unwrap_or("");
+            self.builder
+                .provider_tool_start(choice, key, "", name, Some("executed_tool"));
+            if let Some(arguments) = get_str(tool, "arguments") {
+                self.builder.tool_call_arguments(choice, key, arguments);
+            }
+        }
+        if tool.get("output").is_some_and(|o| !o.is_null()) {
+            self.builder.tool_call_end(choice, key);
+            self.builder.provider_tool_result(choice, key, tool.to_value());
         }
     }
 
@@ -533,7 +644,24 @@ impl OpenAiChatAccumulator {
         for (position, choice) in choices.into_iter().flat_map(View::elements).enumerate() {
             self.choice(choice, position);
         }
+        // Perplexity's sources, the whole list on every chunk: each kept
+        // once, as a citation of the answer's text.
+        if let Some(citations) = payload.get("citations").filter(|c| c.is_array()) {
+            for citation in citations.elements().skip(self.cited) {
+                if self.builder.has_choice(0) {
+                    self.builder.citation(0, citation.to_value());
+                    self.cited += 1;
+                }
+            }
+        }
         if let Some(counts) = payload.get("usage").filter(|u| u.is_object()) {
+            self.usage_seen = true;
+            self.builder.usage(usage(counts));
+        } else if let Some(counts) = payload
+            .get("x_groq")
+            .and_then(|x| x.get("usage"))
+            .filter(|u| u.is_object() && !self.usage_seen)
+        {
             self.builder.usage(usage(counts));
         }
     }
