@@ -720,7 +720,7 @@ def read_gemini(events: list[SseEvent], r: Reading):
                     if not fc.get("willContinue"):
                         open_stream = None
                 if isinstance(part.get("executableCode"), dict):
-                    r.provider_tools.append("executableCode")
+                    r.provider_tools.append("codeExecution")  # the tool's name in a request
                 if isinstance(part.get("toolCall"), dict):
                     tc = part["toolCall"]
                     r.provider_tools.append(tc.get("toolType") or tc.get("name") or "toolCall")

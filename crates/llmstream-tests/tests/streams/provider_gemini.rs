@@ -660,10 +660,15 @@ fn quirk_sparse_candidate_index() {
 #[test]
 fn quirk_prompt_blocked() {
     let run = GEMINI.synthetic("prompt_blocked.sse");
-    let c = run.choice();
-    assert!(c.content.is_empty());
-    assert_eq!(c.finish_reason.as_deref(), Some("SAFETY"));
-    assert_eq!(c.finish, Some(FinishReason::ContentFilter));
+    assert!(run.message.choices.is_empty());
+    assert_eq!(
+        run.message
+            .details
+            .get("promptFeedback")
+            .and_then(|f| f.get("blockReason"))
+            .and_then(Value::as_str),
+        Some("SAFETY")
+    );
     assert!(run.message.complete);
     assert_eq!(usage_full(&run), (Some(8), None, Some(8), None));
 }
@@ -682,11 +687,25 @@ fn quirk_error_payload() {
 #[test]
 fn quirk_other_parts_kept_raw() {
     let run = GEMINI.synthetic("other_parts.sse");
-    assert_eq!(kinds(&run), ["text", "raw", "raw", "text"]);
-    assert!(matches!(&run.choice().content[1], Part::Raw(v)
-        if v.pointer("/executableCode/code").and_then(Value::as_str) == Some("print(1+1)")));
+    // The code Gemini ran is a provider-run tool, its part kept as sent.
+    assert_eq!(kinds(&run), ["text", "provider_tool", "raw", "raw", "text"]);
     assert!(matches!(&run.choice().content[2], Part::Raw(v)
+        if v.pointer("/executableCode/code").and_then(Value::as_str) == Some("print(1+1)")));
+    assert!(matches!(&run.choice().content[3], Part::Raw(v)
         if v.pointer("/codeExecutionResult/output").and_then(Value::as_str) == Some("2\n")));
+    let tool = run.choice().provider_tools.values().next().expect("the code run");
+    assert_eq!(tool.name, "codeExecution");
+    assert_eq!(
+        tool.arguments.as_ref().and_then(|a| a.get("code")).and_then(Value::as_str),
+        Some("print(1+1)")
+    );
+    assert_eq!(
+        tool.result
+            .as_ref()
+            .and_then(|r| r.pointer("/codeExecutionResult/outcome"))
+            .and_then(Value::as_str),
+        Some("OUTCOME_OK")
+    );
     assert_eq!(run.choice().text, "Running code.It is 2.");
 }
 
@@ -764,18 +783,28 @@ fn body(payloads: &[&str]) -> Vec<u8> {
 }
 
 /// gemini_blocked_empty_candidates.sse: `candidates: []` with a block
-/// reason is the blocked prompt that has no `candidates` at all.
+/// reason is the blocked prompt that has no `candidates` at all: no
+/// choice, the feedback kept in the message, complete.
 #[test]
 fn prompt_blocked_with_empty_candidates() {
     let run = GEMINI.sse(&body(&[
         r#"{"candidates":[],"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH"}]},"usageMetadata":{"promptTokenCount":10,"totalTokenCount":10},"modelVersion":"gemini-2.5-flash"}"#,
     ]));
-    let c = run.choice();
-    assert!(c.content.is_empty());
-    assert_eq!(c.finish_reason.as_deref(), Some("SAFETY"));
-    assert_eq!(c.finish, Some(FinishReason::ContentFilter));
+    assert!(run.message.choices.is_empty(), "a blocked prompt has no answer");
+    let feedback = run.message.details.get("promptFeedback").expect("kept");
+    assert_eq!(
+        feedback.get("blockReason").and_then(Value::as_str),
+        Some("SAFETY")
+    );
+    assert_eq!(
+        feedback
+            .pointer("/safetyRatings/0/probability")
+            .and_then(Value::as_str),
+        Some("HIGH")
+    );
     assert!(run.message.complete);
-    assert_eq!(run.events_named("finish").len(), 1);
+    assert_eq!(run.events_named("finish").len(), 0);
+    assert_eq!(run.events_named("detail").len(), 1);
     assert_eq!(usage_full(&run), (Some(10), None, Some(10), None));
 }
 

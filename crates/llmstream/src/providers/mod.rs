@@ -124,6 +124,7 @@ impl Provider {
         if payload.get("candidates").is_some()
             || payload.get("usageMetadata").is_some()
             || payload.get("modelVersion").is_some()
+            || payload.get("promptFeedback").is_some()
         {
             return Some(Provider::Gemini);
         }

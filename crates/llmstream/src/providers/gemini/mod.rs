@@ -27,11 +27,20 @@
 //!   normalized to [`FinishReason::ToolCalls`]. A stream may send a
 //!   candidate's `finishReason` again, changed: the last one wins (a
 //!   second `finish` event).
-//! - A prompt blocked before any answer (`promptFeedback.blockReason`, and
-//!   no candidates: the member absent or `[]`) finishes choice 0 with the
-//!   block reason as its finish reason. The default values
-//!   `BLOCK_REASON_UNSPECIFIED`, `BLOCKED_REASON_UNSPECIFIED` and `""`
-//!   are not blocks (as vercel/ai reads them): they finish nothing.
+//! - `promptFeedback` (block reason, safety ratings) is kept whole in the
+//!   message's `details`, and a candidate's `safetyRatings` in its
+//!   choice's. A prompt blocked before any answer
+//!   (`promptFeedback.blockReason`, and no candidates: the member absent
+//!   or `[]`) gives a message with no choice, complete: nothing more
+//!   will come. The default values `BLOCK_REASON_UNSPECIFIED`,
+//!   `BLOCKED_REASON_UNSPECIFIED` and `""` are not blocks: they end
+//!   nothing.
+//! - The tools Gemini runs itself are provider-run tools (see
+//!   [`Choice::provider_tools`](super::Choice::provider_tools)): code
+//!   execution (`executableCode`, named `codeExecution`, its result the
+//!   `codeExecutionResult` part) and built-in tools (`toolCall`, named by
+//!   its `toolType`, its result the `toolResponse` with its id). Their
+//!   parts stay in the content as sent, to be sent back.
 //! - `groundingMetadata` (Google Search grounding: `webSearchQueries`,
 //!   `groundingChunks`, `groundingSupports`, `searchEntryPoint`) is kept
 //!   whole, as sent, as one citation `{"groundingMetadata":…}` of the
@@ -102,6 +111,9 @@ pub struct GeminiAccumulator {
 struct Candidate {
     /// Function calls begun so far: the next call's key.
     calls: u64,
+    /// Tools Gemini ran itself begun so far (code execution, built-in
+    /// tools): the next one's key, past [`PROVIDER_TOOLS`].
+    provider_tools: u64,
     /// The call whose arguments are still streaming (`partialArgs`).
     open: Option<OpenCall>,
     /// Whether the candidate finished (later finish reasons are ignored).
@@ -284,8 +296,14 @@ impl GeminiAccumulator {
         for (index, candidate) in finishes {
             self.finish(index, candidate);
         }
+        // The prompt's feedback (block reason, safety ratings) is the
+        // message's, kept whole.
+        if let Some(feedback) = payload.get("promptFeedback").filter(|f| f.is_object()) {
+            self.builder.detail(None, "promptFeedback", feedback.to_value());
+        }
         // A prompt blocked before any answer: no candidates (none sent, or
-        // `[]`), a reason that is not the enum's default.
+        // `[]`), a reason that is not the enum's default. The message has
+        // no choice, and is complete: nothing more will come.
         let blocked = payload
             .get("promptFeedback")
             .and_then(|f| get_str(f, "blockReason"))
@@ -298,16 +316,8 @@ impl GeminiAccumulator {
         let no_candidates = payload
             .get("candidates")
             .is_none_or(|c| c.elements().next().is_none());
-        if let Some(reason) = blocked.filter(|_| no_candidates) {
-            self.builder.role(0, "assistant");
-            let finished = self.candidates.get(&0).is_some_and(|c| c.finished);
-            if self.builder.has_choice(0) && !finished {
-                self.place_waiting(0, true);
-                if let Some(state) = self.candidates.get_or_default(0) {
-                    state.finished = true;
-                }
-                self.builder.finish(0, reason, normalize(reason, false));
-            }
+        if blocked.is_some() && no_candidates {
+            self.builder.complete();
         }
         self.check_complete();
     }
@@ -330,6 +340,11 @@ impl GeminiAccumulator {
             for part in parts.elements() {
                 self.part(index, part);
             }
+        }
+        // The candidate's safety ratings, the latest kept whole.
+        if let Some(ratings) = candidate.get("safetyRatings").filter(|r| r.is_array()) {
+            self.builder
+                .detail(Some(index), "safetyRatings", ratings.to_value());
         }
         true
     }
@@ -367,9 +382,67 @@ impl GeminiAccumulator {
                 return;
             }
         }
+        self.provider_tool_part(choice, part);
         // inlineData, executableCode, codeExecutionResult, functionResponse,
         // fileData, and whatever comes next: kept as sent.
         self.builder.raw_part(choice, part.to_value());
+    }
+
+    /// The tools Gemini runs itself, in parts kept as sent: code it runs
+    /// (`executableCode`, its input the part's `{language, code}`) and
+    /// its outcome (`codeExecutionResult`, the result of the latest code),
+    /// a built-in tool's call (`toolCall`, named by its `toolType`) and
+    /// its response (`toolResponse`, the result of the call with its id).
+    fn provider_tool_part<'v>(&mut self, choice: u64, part: impl View<'v>) {
+        let started = if let Some(code) = part.get("executableCode") {
+            let id = get_str(code, "id").unwrap_or("");
+            Some((id, "codeExecution", code.to_value()))
+        } else if let Some(call) = part.get("toolCall") {
+            let id = get_str(call, "id").unwrap_or("");
+            let name = get_str(call, "toolType").unwrap_or("");
+            let args = call.get("args").map_or(Value::Object(Map::new()), View::to_value);
+            Some((id, name, args))
+        } else {
+            None
+        };
+        if let Some((id, name, input)) = started {
+            let Some(state) = self.candidates.get_or_default(choice) else {
+                return;
+            };
+            let key = PROVIDER_TOOLS.saturating_add(state.provider_tools);
+            state.provider_tools += 1;
+            self.builder
+                .provider_tool_start(choice, key, id, name, Some(name));
+            self.builder.tool_call_arguments(choice, key, &input.to_json());
+            self.builder.tool_call_end(choice, key);
+            return;
+        }
+        let result = part
+            .get("codeExecutionResult")
+            .map(|r| (r, "codeExecution"))
+            .or_else(|| part.get("toolResponse").map(|r| (r, "")));
+        if let Some((result, code)) = result {
+            let tools = self
+                .builder
+                .message()
+                .choices
+                .get(&choice)
+                .map(|c| &c.provider_tools);
+            let id = get_str(result, "id").filter(|id| !id.is_empty());
+            let key = tools.and_then(|tools| {
+                tools
+                    .iter()
+                    .rev()
+                    .find(|(_, t)| match id {
+                        Some(id) => t.id == id,
+                        None => t.name == code,
+                    })
+                    .map(|(key, _)| *key)
+            });
+            if let Some(key) = key {
+                self.builder.provider_tool_result(choice, key, part.to_value());
+            }
+        }
     }
 
     /// A candidate's `groundingMetadata`: its citation is added the first
@@ -785,6 +858,10 @@ pub fn normalize(reason: &str, called: bool) -> FinishReason {
         _ => FinishReason::Other,
     }
 }
+
+/// The key of a candidate's first tool Gemini ran itself (function calls
+/// count from 0: these keys are past theirs).
+const PROVIDER_TOOLS: u64 = 1 << 32;
 
 impl Accumulate for GeminiAccumulator {
     super::read_payloads!();
