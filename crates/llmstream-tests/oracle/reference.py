@@ -730,7 +730,9 @@ def read_gemini(events: list[SseEvent], r: Reading):
     r.text = "".join(text)
     r.reasoning = "".join(reasoning)
     r.tool_calls = [(name, compact_json(args)) for name, args, _ in calls]
-    r.complete = r.finish is not None
+    # A blocked prompt (llmstream's reading, a decision): the answer is
+    # final, so the message is complete though it has no candidate.
+    r.complete = r.finish is not None or (r.prompt_block_reason is not None and not r.text and not calls)
     r.citations = citations
     if last_usage is not None:
         # Normalized as llmstream defines usage (OpenAI's sense): input
@@ -755,6 +757,11 @@ READERS = {
 def read_text(body: str, fmt: str) -> Reading:
     events, pending = parse_sse(body)
     r = Reading()
+    # llmstream's documented default (a decision, not the standard): an
+    # event the body ends inside, whose data is a whole payload (complete
+    # JSON or [DONE]), is read.
+    if pending is not None and (pending.strip() == "[DONE]" or loads_or_none(pending) is not None):
+        events = events + [SseEvent("message", pending)]
     READERS[fmt](events, r)
     if pending is not None:
         r.unterminated = True

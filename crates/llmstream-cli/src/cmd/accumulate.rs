@@ -43,23 +43,30 @@ pub struct AccumulateArgs {
     /// arguments as a growing JSON tree.
     #[arg(long)]
     pub live: bool,
+    /// Discard an SSE event the body ends inside (no closing blank line),
+    /// as the standard says, even when its data is a whole payload (by
+    /// default such a payload is read, and an `unterminated_event` detail
+    /// says so).
+    #[arg(long)]
+    pub strict_sse_end: bool,
 }
 
-fn pipeline_for(provider: ProviderArg) -> Pipeline {
-    match provider {
+fn pipeline_for(args: &AccumulateArgs) -> Pipeline {
+    let pipeline = match args.provider {
         ProviderArg::Auto => Pipeline::new(),
         ProviderArg::OpenaiChat => Pipeline::with_provider(Provider::OpenAiChat),
         ProviderArg::OpenaiResponses => Pipeline::with_provider(Provider::OpenAiResponses),
         ProviderArg::Anthropic => Pipeline::with_provider(Provider::Anthropic),
         ProviderArg::Gemini => Pipeline::with_provider(Provider::Gemini),
-    }
+    };
+    pipeline.read_unterminated_event(!args.strict_sse_end)
 }
 
 pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     if args.live {
         return live(args);
     }
-    let mut pipeline = pipeline_for(args.provider);
+    let mut pipeline = pipeline_for(args);
     let mut out = Lines::new();
     // The first error event, to say why no payload was found, if none is.
     let mut first_error: Option<String> = None;
@@ -74,9 +81,7 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
         }
         Ok(())
     };
-    let mut start = Start::default();
     let bytes = args.input.each_piece(|piece| {
-        start.see(piece.bytes);
         pipeline
             .feed(piece.bytes)
             .map_err(|e| Failure::Input(e.to_string()))?;
@@ -94,8 +99,7 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
     let Some(message) = pipeline.message() else {
         let why = first_error.map_or(String::new(), |e| format!(" (first: {e})"));
         return Err(Failure::Input(format!(
-            "no provider payload found at byte {bytes}, the end of the input{why}{}",
-            start.hint()
+            "no provider payload found at byte {bytes}, the end of the input{why}"
         )));
     };
     if !args.events {
@@ -106,11 +110,9 @@ pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {
 
 /// Reads the input as it arrives and renders each piece at once.
 fn live(args: &AccumulateArgs) -> Result<(), Failure> {
-    let mut pipeline = pipeline_for(args.provider);
+    let mut pipeline = pipeline_for(args);
     let mut view = LiveView::new(fancy_output());
-    let mut start = Start::default();
     let read = args.input.each_piece(|piece| {
-        start.see(piece.bytes);
         pipeline
             .feed(piece.bytes)
             .map_err(|e| Failure::Input(e.to_string()))?;
@@ -131,32 +133,9 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     finished.map_err(|e| Failure::Input(e.to_string()))?;
     if pipeline.message().is_none() {
         return Err(Failure::Input(format!(
-            "no provider payload found at byte {bytes}, the end of the input{}",
-            start.hint()
+            "no provider payload found at byte {bytes}, the end of the input"
         )));
     }
     Ok(())
 }
 
-/// The input's first byte that is not whitespace, to tell what was given
-/// when no payload is found.
-#[derive(Default)]
-struct Start(Option<u8>);
-
-impl Start {
-    fn see(&mut self, bytes: &[u8]) {
-        if self.0.is_none() {
-            self.0 = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
-        }
-    }
-
-    /// A hint when the input looks like JSON rather than an SSE body.
-    fn hint(&self) -> &'static str {
-        match self.0 {
-            Some(b'{' | b'[') => {
-                "; the input looks like JSON (lines of payloads?), not a text/event-stream body"
-            }
-            _ => "",
-        }
-    }
-}

@@ -209,21 +209,49 @@ fn accumulate_without_payloads_is_an_error() {
         .stderr(predicate::str::contains(
             "no provider payload found at byte 13",
         ));
-    // Payloads as JSON lines (a recording's chunks) are not an SSE body.
+    // A whole completion (the request lacked `stream: true`) is no stream:
+    // said, and no message.
     for live in [false, true] {
         let mut cmd = llmstream();
         cmd.arg("accumulate");
         if live {
             cmd.arg("--live");
         }
-        cmd.write_stdin("  {\"id\":\"x\",\"choices\":[]}\n")
+        let out = cmd
+            .write_stdin(
+                "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"}}]}\n",
+            )
             .assert()
             .code(1)
-            .stderr(
-                "error: no provider payload found at byte 26, the end of the input; the input \
-                 looks like JSON (lines of payloads?), not a text/event-stream body\n",
-            );
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.starts_with("error: no provider payload found at byte 108"), "{stderr}");
+        if !live {
+            assert!(stderr.contains("a whole chat completion, not a stream"), "{stderr}");
+        }
     }
+}
+
+/// Payloads as JSON lines (a recording's chunks) and Gemini's JSON array
+/// body are read as the SSE body of the same payloads is.
+#[test]
+fn accumulate_reads_json_lines_and_json_array_bodies() {
+    let lines = concat!(
+        "{\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n",
+        "{\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"stop\"}]}\n",
+    );
+    let m = message(lines, &[]);
+    assert_eq!(m["choices"][0]["text"], "Hello");
+    assert_eq!(m["complete"], true);
+    let array = concat!(
+        "[{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"Hel\"}]}}]}\r\n,\r\n",
+        "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"lo\"}]},\"finishReason\":\"STOP\"}]}\r\n]",
+    );
+    let m = message(array, &[]);
+    assert_eq!(m["provider"], "gemini");
+    assert_eq!(m["choices"][0]["text"], "Hello");
+    assert_eq!(m["complete"], true);
 }
 
 #[test]

@@ -159,6 +159,19 @@ impl Streams {
     /// `push_node`); `None` if a payload is not JSON (the pipeline then
     /// reports it, which this does not imitate).
     fn by_values(&self, bytes: &[u8]) -> Option<Run> {
+        // A body that ends inside an event (no closing blank line): the
+        // pipeline reads it by its own rule, which this does not imitate.
+        let mut probe = llmstream::sse::Decoder::new();
+        probe.feed(bytes);
+        while probe.next_event().is_some() {}
+        probe.feed(b"\n\n");
+        let mut pending = false;
+        while let Some(item) = probe.next_event() {
+            pending |= matches!(item, Ok(llmstream::sse::ItemRef::Event(_)));
+        }
+        if pending {
+            return None;
+        }
         let mut decoder = llmstream::sse::Decoder::new();
         let mut acc = self.provider.accumulator();
         let mut events = Vec::new();

@@ -510,7 +510,7 @@ pub const EXPECTED: &[Expected] = &[
         provider_tools: &[],
         finish: None,
         usage: None,
-        complete: false,
+        complete: true,
         error: false,
         unterminated: true,
         citations: 0,

@@ -112,6 +112,12 @@ fn mismatches(expected: &Expected, message: &Message) -> Vec<String> {
         provider_error.to_string(),
         expected.error.to_string(),
     );
+    // An event the body ended inside is read (the default), and said.
+    check(
+        "unterminated event said",
+        message.details.contains_key("unterminated_event").to_string(),
+        expected.unterminated.to_string(),
+    );
     let citations: usize = choice.map_or(0, |c| c.citations.values().map(Vec::len).sum());
     if expected.citations > 0 {
         check(

@@ -230,3 +230,110 @@ fn the_readme_example_reads_the_events_finish_queues() {
         "no events read after finish():\n{block}"
     );
 }
+
+/// Every JSON-lines recording (`*.chunks.txt`) read by the pipeline as a
+/// body (whole, byte by byte, in random pieces) gives the message its
+/// payloads give the accumulator one by one.
+#[test]
+#[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
+fn json_lines_recordings_read_as_bodies() {
+    let files: Vec<String> = llmstream_tests::fixtures::files("providers")
+        .into_iter()
+        .filter(|f| f.ends_with(".chunks.txt"))
+        .collect();
+    assert!(files.len() >= 19, "{files:?}");
+    for file in files {
+        let bytes = llmstream_tests::fixtures::read(&format!("providers/{file}"));
+        let (_, message) = run(None, &bytes);
+        let message = message.unwrap_or_else(|| panic!("{file}: no message"));
+        let provider = message.provider;
+        let streams = common::providers::Streams::new(provider, "", "");
+        let text = String::from_utf8(bytes).unwrap();
+        let direct = streams.lines(&text);
+        assert_eq!(
+            message.to_value().to_json(),
+            direct.message.to_value().to_json(),
+            "{file}"
+        );
+    }
+}
+
+/// Gemini's streaming body without `alt=sse`: one JSON array of the
+/// responses, read element by element as they complete.
+#[test]
+fn a_json_array_body_is_read_element_by_element() {
+    let body = concat!(
+        "[{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"a [tricky] }\"}]}}]}\r\n",
+        ",\r\n{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"!\"}]},",
+        "\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":2,\"candidatesTokenCount\":3}}\r\n]",
+    );
+    let (events, message) = run(None, body.as_bytes());
+    let message = message.expect("a message");
+    assert_eq!(message.provider, Provider::Gemini);
+    assert_eq!(message.choice().unwrap().text, "a [tricky] }!");
+    assert!(message.complete);
+    assert!(errors(&events).is_empty(), "{events:?}");
+    // Streamed: the first element's text is out before the body ends.
+    let mut pipeline = Pipeline::new();
+    pipeline.feed(&body.as_bytes()[..body.find("\r\n,").unwrap() + 1]).unwrap();
+    let early: Vec<StreamEvent> = std::iter::from_fn(|| pipeline.next_event()).collect();
+    assert!(early.iter().any(|e| matches!(e, StreamEvent::TextDelta { .. })));
+}
+
+/// A whole completion (`stream: true` forgotten) is said to be one, and
+/// makes no message; a body cut inside a JSON payload says what was lost.
+#[test]
+fn a_whole_completion_is_no_stream_and_a_cut_payload_is_said() {
+    for body in [
+        r#"{"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}"#,
+        r#"{"id":"m","type":"message","role":"assistant","content":[{"type":"text","text":"Hi"}],"stop_reason":"end_turn"}"#,
+        "{\n  \"id\": \"r\",\n  \"object\": \"response\",\n  \"status\": \"completed\",\n  \"output\": []\n}\n",
+    ] {
+        let (events, message) = run(None, body.as_bytes());
+        assert_eq!(message, None, "{body}");
+        let errors = errors(&events);
+        assert_eq!(errors.len(), 1, "{events:?}");
+        assert!(errors[0].contains("not a stream"), "{}", errors[0]);
+    }
+    let body = "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n{\"choices\":[{\"ind";
+    let (events, message) = run(None, body.as_bytes());
+    assert_eq!(message.unwrap().choice().unwrap().text, "Hi");
+    assert_eq!(
+        errors(&events),
+        ["the body ended inside a JSON payload: its 17 bytes were left out"]
+    );
+}
+
+/// An SSE event the body ends inside (no closing blank line): by default
+/// read when its data is a whole payload, with a detail saying so; strict,
+/// discarded as the standard says, with an error naming the bytes lost.
+#[test]
+fn an_unterminated_last_event_is_read_or_said() {
+    let first = r#"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"#;
+    let last = r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#;
+    for ending in ["", "\n", "\r\n", "\r"] {
+        let body = format!("{first}\n\n{last}{ending}");
+        let (events, message) = run(None, body.as_bytes());
+        let message = message.unwrap();
+        assert_eq!(message.choice().unwrap().finish_reason.as_deref(), Some("stop"));
+        assert!(message.details.contains_key("unterminated_event"), "{ending:?}");
+        assert!(errors(&events).is_empty());
+        let mut strict = Pipeline::new().read_unterminated_event(false);
+        strict.feed(body.as_bytes()).unwrap();
+        strict.finish().unwrap();
+        let events: Vec<StreamEvent> = std::iter::from_fn(|| strict.next_event()).collect();
+        let message = strict.message().unwrap();
+        assert_eq!(message.choice().unwrap().finish_reason, None);
+        assert_eq!(
+            errors(&events),
+            ["the body ended inside SSE event 2, without its closing blank line: its 59 bytes of data were discarded, as the standard says"]
+        );
+    }
+    // Data that is not a whole payload is discarded either way, and said.
+    let body = format!("{first}\n\ndata: {{\"choices\":[");
+    let (events, _) = run(None, body.as_bytes());
+    assert_eq!(
+        errors(&events),
+        ["the body ended inside SSE event 2, without its closing blank line: its 12 bytes of data were discarded: it is not a whole payload"]
+    );
+}

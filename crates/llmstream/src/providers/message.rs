@@ -871,6 +871,12 @@ impl ErrorInfo {
         }
     }
 
+    /// The same error with `kind` as its type.
+    pub fn with_kind(mut self, kind: &str) -> Self {
+        self.kind = Some(String::from(kind));
+        self
+    }
+
     /// The same error, found parsing a payload that was not JSON.
     pub fn with_parse_error(mut self, error: json::Error) -> Self {
         self.parse_error = Some(Box::new(error));

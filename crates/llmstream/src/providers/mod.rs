@@ -12,6 +12,7 @@
 //! parsed incrementally as they arrive ([`ArgumentStream`]).
 
 mod arguments;
+mod body;
 mod builder;
 mod event;
 mod message;

@@ -5,6 +5,7 @@ use alloc::collections::VecDeque;
 use alloc::format;
 use core::fmt;
 
+use super::body::{first_meaningful, Found, Framing, JsonValues, MAX_PAYLOAD};
 use super::{
     Accumulator, ErrorInfo, Message, MessageBuilder, Provider, ProviderLimits, StreamEvent,
 };
@@ -56,6 +57,18 @@ pub struct Pipeline {
     /// Limits for the message other than the defaults (boxed: most
     /// pipelines keep the defaults, and an idle one stays small).
     limits: Option<Box<ProviderLimits>>,
+    /// How the body is framed: `None` until its first byte that is not
+    /// whitespace (the whitespace before it waits in `lead`).
+    framing: Option<Framing>,
+    /// Whitespace at the body's start, before its framing is known.
+    lead: alloc::vec::Vec<u8>,
+    /// The payloads of a body of JSON values (boxed: SSE bodies, the
+    /// usual ones, do without).
+    values: Option<Box<JsonValues>>,
+    /// Whether an SSE event the body ended inside (no closing blank line)
+    /// is read when its data is a whole payload; see
+    /// [`Pipeline::read_unterminated_event`].
+    read_unterminated: bool,
 }
 
 /// The stream itself could not be read (an SSE limit was exceeded).
@@ -90,7 +103,23 @@ impl Pipeline {
             events_read: 0,
             json: None,
             limits: None,
+            framing: None,
+            lead: alloc::vec::Vec::new(),
+            values: None,
+            read_unterminated: true,
         }
+    }
+
+    /// Whether an SSE event the body ended inside, without its closing
+    /// blank line, is read when its data is a whole payload (complete
+    /// JSON, or `[DONE]`): `true` by default, with a
+    /// [`StreamEvent::Detail`] `unterminated_event` saying so. The
+    /// standard discards such an event; with `false` it is discarded, and
+    /// an error event says how many bytes of data went with it (as one
+    /// does by default for data that is not a whole payload).
+    pub fn read_unterminated_event(mut self, read: bool) -> Self {
+        self.read_unterminated = read;
+        self
     }
 
     /// The SSE decoder's limits (bytes in a line, in an event's data)
@@ -157,7 +186,73 @@ impl Pipeline {
     }
 
     /// Feeds body bytes; pull the events with [`Pipeline::next_event`].
+    ///
+    /// The body's framing is told from its first byte that is not
+    /// whitespace: `{` starts JSON values one after another (JSON Lines
+    /// recordings, one payload a line; a whole completion, which is
+    /// reported: the request lacked `stream: true`), `[` one JSON array
+    /// of payloads (Gemini without `alt=sse`), anything else SSE.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<(), PipelineError> {
+        match self.framing {
+            Some(Framing::Sse) => self.feed_sse(bytes),
+            Some(_) => {
+                self.feed_values(bytes);
+                Ok(())
+            }
+            None => {
+                let at_start = self.lead.is_empty();
+                let Some(first) = first_meaningful(bytes, at_start) else {
+                    // Whitespace only, so far: kept (within a bound) until
+                    // the framing shows.
+                    if self.lead.len() + bytes.len() <= 4096 {
+                        self.lead.extend_from_slice(bytes);
+                        return Ok(());
+                    }
+                    self.framing = Some(Framing::Sse);
+                    let lead = core::mem::take(&mut self.lead);
+                    self.feed_sse(&lead)?;
+                    return self.feed_sse(bytes);
+                };
+                let framing = Framing::of(first);
+                self.framing = Some(framing);
+                let lead = core::mem::take(&mut self.lead);
+                if framing == Framing::Sse {
+                    self.feed_sse(&lead)?;
+                    self.feed_sse(bytes)
+                } else {
+                    self.values = Some(Box::new(JsonValues::new(framing)));
+                    self.feed_values(bytes);
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// Reads a body of JSON values: each payload as an SSE event's data.
+    fn feed_values(&mut self, bytes: &[u8]) {
+        let Some(mut values) = self.values.take() else {
+            return;
+        };
+        values.feed(bytes, &mut |found| {
+            self.events_read += 1;
+            let number = self.events_read;
+            match found {
+                Found::Value(payload) => match core::str::from_utf8(payload) {
+                    Ok(text) => self.payload("message", text, number),
+                    Err(_) => self.report(ErrorInfo::new(format!(
+                        "payload {number} is not UTF-8: left out"
+                    ))),
+                },
+                Found::TooLarge => self.report(ErrorInfo::new(format!(
+                    "payload {number} is over {MAX_PAYLOAD} bytes: left out"
+                ))),
+            }
+        });
+        self.values = Some(values);
+    }
+
+    /// Reads SSE.
+    fn feed_sse(&mut self, bytes: &[u8]) -> Result<(), PipelineError> {
         // Taken out while its events are read where they lie (in `bytes`,
         // or in its buffer for a line that `bytes` finishes: no copy of
         // the piece, nor of each event's data), so that `self` stays free
@@ -206,12 +301,84 @@ impl Pipeline {
     /// # Ok::<(), llmstream::providers::PipelineError>(())
     /// ```
     pub fn finish(&mut self) -> Result<(), PipelineError> {
-        let result = self.decoder.finish().map_err(PipelineError);
-        self.drain()?;
+        let result = match self.framing {
+            Some(Framing::Values | Framing::Array) => {
+                if let Some(cut) = self.values.as_mut().and_then(|v| v.finish()) {
+                    self.report(
+                        ErrorInfo::new(format!(
+                            "the body ended inside a JSON payload: its {cut} bytes were left out"
+                        ))
+                        .with_kind("unterminated_payload"),
+                    );
+                }
+                Ok(())
+            }
+            Some(Framing::Sse) | None => {
+                if self.framing.is_none() {
+                    let lead = core::mem::take(&mut self.lead);
+                    self.feed_sse(&lead)?;
+                }
+                self.unterminated_event();
+                let result = self.decoder.finish().map_err(PipelineError);
+                self.drain()?;
+                result
+            }
+        };
         if let Some(acc) = self.accumulator.as_mut() {
             let Ok(()) = acc.finish();
         }
         result
+    }
+
+    /// The SSE event the body ended inside, if any (data read, no blank
+    /// line after it): read, when its data is a whole payload and
+    /// [`Pipeline::read_unterminated_event`] allows, else reported with the
+    /// bytes of data lost.
+    fn unterminated_event(&mut self) {
+        // What a blank line would have dispatched, asked of a copy: the
+        // decoder itself ends as the standard says.
+        let mut probe = self.decoder.clone();
+        probe.feed(b"\n\n");
+        let mut pending = None;
+        while let Some(item) = probe.next_event() {
+            if let Ok(ItemRef::Event(event)) = item {
+                pending = Some((
+                    alloc::string::String::from(event.event_type),
+                    alloc::string::String::from(event.data),
+                ));
+            }
+        }
+        let Some((event_type, data)) = pending else {
+            return;
+        };
+        self.events_read += 1;
+        let number = self.events_read;
+        let trimmed = data.trim_matches(is_space);
+        let whole = trimmed == "[DONE]" || json::parse(trimmed.as_bytes()).is_ok();
+        if whole && self.read_unterminated {
+            self.payload(&event_type, &data, number);
+            let mut said = json::Map::new();
+            said.push("event", json::Value::from(number));
+            said.push("data_bytes", json::Value::from(data.len() as u64));
+            if let Some(acc) = self.accumulator.as_mut() {
+                acc.builder_mut()
+                    .detail(None, "unterminated_event", json::Value::Object(said));
+            }
+        } else {
+            let why = if whole {
+                "discarded, as the standard says"
+            } else {
+                "discarded: it is not a whole payload"
+            };
+            self.report(
+                ErrorInfo::new(format!(
+                    "the body ended inside SSE event {number}, without its closing blank line: \
+                     its {} bytes of data were {why}",
+                    data.len()
+                ))
+                .with_kind("unterminated_event"),
+            );
+        }
     }
 
     /// The next normalized event.
@@ -275,7 +442,8 @@ impl Pipeline {
                 let lead = data.len() - data.trim_start_matches(is_space).len();
                 let e = e.with_offset(lead as u64 + e.offset());
                 let message = format!(
-                    "SSE event {number}: data is not JSON: {}",
+                    "{} {number}: data is not JSON: {}",
+                    self.unit(),
                     e.within("its data")
                 );
                 self.report(ErrorInfo::new(message).with_parse_error(e));
@@ -290,6 +458,17 @@ impl Pipeline {
     /// payload is reported as an error event and left out, and `[DONE]`
     /// is ignored: a message exists only once a payload came for it.
     fn accumulate(&mut self, event_type: &str, payload: json::Node<'_>, number: u64) {
+        if let Some(shape) = whole_completion(payload) {
+            self.report(
+                ErrorInfo::new(format!(
+                    "{} {number}: a whole {shape}, not a stream: the request was made \
+                     without `stream: true` (left out)",
+                    self.unit()
+                ))
+                .with_kind("not_a_stream"),
+            );
+            return;
+        }
         if self.accumulator.is_none() {
             let Some(provider) = self.provider_for(event_type, payload, number) else {
                 return;
@@ -319,8 +498,10 @@ impl Pipeline {
         let Some(given) = self.forced else {
             let provider = seen.or_else(|| payload.get("error").map(|_| Provider::OpenAiChat));
             if provider.is_none() {
-                let message =
-                    format!("SSE event {number}: cannot tell the provider from this payload");
+                let message = format!(
+                    "{} {number}: cannot tell the provider from this payload",
+                    self.unit()
+                );
                 self.report(ErrorInfo::new(message));
             }
             return provider;
@@ -334,13 +515,23 @@ impl Pipeline {
         match seen.filter(|&seen| seen != given && !is_error) {
             Some(seen) => {
                 self.report(ErrorInfo::new(format!(
-                    "SSE event {number}: the payload is shaped like {}, not {} as given",
+                    "{} {number}: the payload is shaped like {}, not {} as given",
+                    self.unit(),
                     seen.name(),
                     given.name()
                 )));
                 None
             }
             None => Some(given),
+        }
+    }
+
+    /// What a payload is called in messages: an SSE event's, or a JSON
+    /// value's of a body of them.
+    fn unit(&self) -> &'static str {
+        match self.framing {
+            Some(Framing::Values | Framing::Array) => "payload",
+            Some(Framing::Sse) | None => "SSE event",
         }
     }
 
@@ -358,6 +549,29 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// What a payload that is a whole, non-streamed reply is (`None` for a
+/// stream's payload): an OpenAI `chat.completion` (its choices carry a
+/// `message`, not a `delta`), an Anthropic `message` (a stream's starts
+/// with `message_start`), an OpenAI Responses `response` object at the
+/// top (a stream's are events with a `type`).
+fn whole_completion(payload: json::Node<'_>) -> Option<&'static str> {
+    let object = super::get_str(payload, "object");
+    let ty = super::get_str(payload, "type");
+    let first_choice = payload.get("choices").and_then(|c| c.elements().next());
+    if object == Some("chat.completion")
+        || first_choice.is_some_and(|c| c.get("message").is_some() && c.get("delta").is_none())
+    {
+        return Some("chat completion");
+    }
+    if ty == Some("message") && payload.get("content").is_some() {
+        return Some("Anthropic message");
+    }
+    if object == Some("response") && ty.is_none() {
+        return Some("Responses response");
+    }
+    None
 }
 
 /// JSON whitespace, as `char`s (payloads are trimmed of it).
