@@ -592,12 +592,20 @@ fn synthetic_sparse_output_index() {
 }
 
 #[test]
-fn synthetic_server_tool_item_kept_raw() {
+fn synthetic_server_tool_item_is_a_provider_tool() {
     let o = RESPONSES.synthetic("resp_server_tool_raw.sse");
     let c = &o.message.choices.get(&0).unwrap();
     assert_eq!(c.text, "High tide at 6.");
     match c.content.as_slice() {
-        [Part::Raw(item), Part::Text(t)] => {
+        [Part::ProviderTool(key), Part::Text(t)] => {
+            let tool = c.provider_tools.get(key).unwrap();
+            assert_eq!(tool.name, "web_search_call");
+            assert_eq!(
+                tool.arguments.as_ref().and_then(|a| a.get("query")).and_then(Value::as_str),
+                Some("tides oslo")
+            );
+            // The finished item, as sent, is its result.
+            let item = tool.result.as_ref().expect("the finished item");
             assert_eq!(
                 item.get("type").and_then(Value::as_str),
                 Some("web_search_call")
@@ -749,7 +757,7 @@ fn annotations_become_the_text_part_citations_once() {
     "#);
     let c = o.choice();
     assert!(
-        matches!(c.content.as_slice(), [Part::Raw(_), Part::Text(t)] if t == "See example.com.")
+        matches!(c.content.as_slice(), [Part::ProviderTool(_), Part::Text(t)] if t == "See example.com.")
     );
     assert_eq!(citations(&o), [(1, vec![citation.clone()])]);
     assert_eq!(
@@ -864,14 +872,11 @@ fn terminal_output_fills_items_never_streamed() {
         [Part::Reasoning {
             text: r,
             signature: Some(sig),
-        }, Part::Text(t), Part::ToolCall(2), Part::Refusal(no), Part::Raw(raw)] => {
+        }, Part::Text(t), Part::ToolCall(2), Part::Refusal(no), Part::ProviderTool(key)] => {
             assert_eq!((r.as_str(), sig.as_str()), ("Think.", "enc"));
             assert_eq!(t, "Checking.");
             assert_eq!(no, "No.");
-            assert_eq!(
-                raw.get("type").and_then(Value::as_str),
-                Some("web_search_call")
-            );
+            assert_eq!(c.provider_tools.get(key).unwrap().name, "web_search_call");
         }
         other => panic!("content parts: {other:?}"),
     }
@@ -1117,11 +1122,11 @@ fn terminal_output_items_take_their_output_index_place() {
         [Part::Text(intro), Part::Reasoning {
             text: think,
             signature: Some(sig),
-        }, Part::Text(see), Part::Raw(raw), Part::ToolCall(4), Part::Text(bye)] => {
+        }, Part::Text(see), Part::ProviderTool(key), Part::ToolCall(4), Part::Text(bye)] => {
             assert_eq!(intro, "Intro. ");
             assert_eq!((think.as_str(), sig.as_str()), ("Think.", "ENC"));
             assert_eq!(see, "See x.example.");
-            assert_eq!(raw.get("id").and_then(Value::as_str), Some("ws_3"));
+            assert_eq!(c.provider_tools.get(key).unwrap().id, "ws_3");
             assert_eq!(bye, " Bye.");
         }
         other => panic!("content parts: {other:?}"),

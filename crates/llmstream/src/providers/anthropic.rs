@@ -303,8 +303,14 @@ impl AnthropicAccumulator {
                 let id = get_str(block, "id").unwrap_or("");
                 let name = get_str(block, "name").unwrap_or("");
                 if provider_run(ty) {
-                    self.builder
-                        .provider_tool_start(CHOICE, index, id, name, Some(ty));
+                    self.builder.provider_tool_start(
+                        CHOICE,
+                        index,
+                        id,
+                        name,
+                        Some(ty),
+                        ArgumentStream::json(),
+                    );
                 } else {
                     self.builder.tool_call_start_with(
                         CHOICE,

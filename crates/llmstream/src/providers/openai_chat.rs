@@ -295,8 +295,14 @@ impl OpenAiChatAccumulator {
         let key = EXECUTED_TOOLS.saturating_add(index);
         if !self.builder.has_tool_call(choice, key) {
             let name = get_str(tool, "type").or_else(|| get_str(tool, "name")).unwrap_or("");
-            self.builder
-                .provider_tool_start(choice, key, "", name, Some("executed_tool"));
+            self.builder.provider_tool_start(
+                choice,
+                key,
+                "",
+                name,
+                Some("executed_tool"),
+                ArgumentStream::json(),
+            );
             if let Some(arguments) = get_str(tool, "arguments") {
                 self.builder.tool_call_arguments(choice, key, arguments);
             }

@@ -72,11 +72,12 @@ impl MessageBuilder {
         id: &str,
         name: &str,
         kind: Option<&str>,
+        input: ArgumentStream,
     ) {
         if !self.has_tool_call(choice, call) {
             self.provider.insert((choice, call));
         }
-        self.tool_call_start_with(choice, call, id, name, kind, ArgumentStream::json());
+        self.tool_call_start_with(choice, call, id, name, kind, input);
     }
 
     /// A provider-run tool's progress (its status, and the payload's own

@@ -411,8 +411,14 @@ impl GeminiAccumulator {
             };
             let key = PROVIDER_TOOLS.saturating_add(state.provider_tools);
             state.provider_tools += 1;
-            self.builder
-                .provider_tool_start(choice, key, id, name, Some(name));
+            self.builder.provider_tool_start(
+                choice,
+                key,
+                id,
+                name,
+                Some(name),
+                ArgumentStream::json(),
+            );
             self.builder.tool_call_arguments(choice, key, &input.to_json());
             self.builder.tool_call_end(choice, key);
             return;

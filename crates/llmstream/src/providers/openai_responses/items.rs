@@ -38,7 +38,11 @@ impl OpenAiResponsesAccumulator {
                 self.call_start(key, Some(item), false);
                 self.call_reconcile(key, get_str(item, "input"), false);
             }
-            _ => {}
+            _ => {
+                if let Some(tool) = ItemTool::of(item) {
+                    self.tool_item_start(key, item, tool);
+                }
+            }
         }
     }
 
@@ -66,9 +70,12 @@ impl OpenAiResponsesAccumulator {
                 self.builder.tool_call_end(CHOICE, key);
             }
             Some("reasoning") => self.reasoning_done(key, item, copy),
-            _ => {
-                self.builder.raw_part(CHOICE, item.to_value());
-            }
+            _ => match ItemTool::of(item) {
+                Some(tool) => self.tool_item_done(key, item, tool),
+                None => {
+                    self.builder.raw_part(CHOICE, item.to_value());
+                }
+            },
         }
     }
 

@@ -121,6 +121,9 @@ use crate::json::{Value, View};
 mod calls;
 mod items;
 mod prose;
+mod tools;
+
+use tools::ItemTool;
 
 /// Responses streams have one answer: everything goes to choice 0.
 const CHOICE: u64 = 0;
@@ -593,7 +596,9 @@ impl OpenAiResponsesAccumulator {
             | "response.failed"
             | "response.cancelled" => self.terminal(ty, payload),
             "error" => self.error(payload, None),
-            // Server-tool progress: nothing to accumulate.
+            // The progress of a tool's item (hosted tools', and the
+            // client actions' input, which comes whole when they finish).
+            _ if ty.starts_with("response.") => self.tool_event(ty, payload),
             _ => {}
         }
         self.sync_parts();
