@@ -206,3 +206,25 @@ fn every_recording_is_expected() {
         assert!(expected.contains(&file.as_str()), "{file} has no expectation");
     }
 }
+
+/// v-phase.1.sse (edited upstream): the terminal output lists the two
+/// messages at positions 0 and 1, the stream at output indices 0 and 2.
+/// Matched by id, each is read once (the final copies complete the cut
+/// deltas, which they extend), never doubled, and the mismatch is said.
+#[test]
+#[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
+fn final_output_at_other_positions_is_matched_by_id_not_doubled() {
+    let bytes = llmstream_tests::fixtures::read("providers_more/openai_responses/v-phase.1.sse");
+    let run = Streams::new(Provider::OpenAiResponses, "", "").sse(&bytes);
+    let choice = run.choice();
+    assert_eq!(choice.text.chars().count(), 1638);
+    let kinds: Vec<Option<&str>> = run
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            llmstream::providers::StreamEvent::Error(e) => Some(e.kind.as_deref()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, [Some("output_mismatch")]);
+}

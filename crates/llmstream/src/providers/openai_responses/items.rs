@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// The most item ids kept to match the terminal output by (a stream has
+/// as many items as parts, at most).
+const MAX_ITEM_IDS: usize = 4096;
+
 impl OpenAiResponsesAccumulator {
     /// An `output_item.*` event's key and item; either one marks the
     /// response as started and as having output.
@@ -11,6 +15,11 @@ impl OpenAiResponsesAccumulator {
         self.ensure_started();
         self.response.has_items = true;
         let item = payload.get("item")?;
+        if let Some(id) = get_str(item, "id").filter(|id| !id.is_empty()) {
+            if !self.item_ids.contains_key(id) && self.item_ids.len() < MAX_ITEM_IDS {
+                self.item_ids.insert(String::from(id), key);
+            }
+        }
         // Every output item is the model's: a reply that only calls a tool
         // (no `message` item to carry a role) is the assistant's too.
         if get_str(item, "type") != Some("message") {
@@ -105,9 +114,10 @@ impl OpenAiResponsesAccumulator {
     pub(super) fn output<'v>(&mut self, output: impl View<'v>) {
         self.sync_parts();
         let first_new = self.part_keys.len();
+        let mut moved = Vec::new();
         for seen in [true, false] {
             for (index, item) in output.elements().enumerate() {
-                let Some(key) = self.key_at(index as u64) else {
+                let Some(key) = self.output_key(index as u64, item, &mut moved) else {
                     break;
                 };
                 let done = self.done.contains(&key);
@@ -133,6 +143,41 @@ impl OpenAiResponsesAccumulator {
         }
         self.sync_parts();
         self.place_parts(first_new);
+        moved.sort_unstable();
+        moved.dedup();
+        if let Some(&(index, streamed)) = moved.first() {
+            self.builder.error(
+                ErrorInfo::new(format!(
+                    "the final response's output does not match the stream's items: its item \
+                     {index} streamed at output index {streamed} ({} such); read as the item \
+                     that streamed, not again",
+                    moved.len()
+                ))
+                .with_kind("output_mismatch"),
+            );
+        }
+    }
+
+    /// The key of the terminal output's item at `index`: the item that
+    /// streamed with its `id`, when one did (noted in `moved` when that was
+    /// at another index), else the item at that output index.
+    fn output_key<'v>(
+        &mut self,
+        index: u64,
+        item: impl View<'v>,
+        moved: &mut Vec<(u64, u64)>,
+    ) -> Option<u64> {
+        let streamed = get_str(item, "id").and_then(|id| self.item_ids.get(id).copied());
+        match streamed {
+            Some(key) if key >= self.offset => {
+                let at = key - self.offset;
+                if at != index {
+                    moved.push((index, at));
+                }
+                self.key_at(at)
+            }
+            _ => self.key_at(index),
+        }
     }
 
     /// Puts the parts made from `first_new` on (by the terminal response's

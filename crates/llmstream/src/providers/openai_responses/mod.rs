@@ -169,6 +169,11 @@ pub struct OpenAiResponsesAccumulator {
     /// Keys of the items whose `output_item.done` (or final copy in the
     /// terminal response) was read.
     done: BTreeSet<u64>,
+    /// The keys of the items that streamed, by their `id`: the terminal
+    /// response's `output` is matched to them by id where it has one the
+    /// stream used (its positions may differ from the stream's output
+    /// indices), else by position.
+    item_ids: BTreeMap<String, u64>,
     /// Bytes the correction of a part that is not the latest may still
     /// move (the text of its kind after it), and the putting in place of
     /// items filled from the terminal response (the text of the parts
@@ -315,6 +320,7 @@ impl OpenAiResponsesAccumulator {
             segments: BTreeMap::new(),
             phases: BTreeMap::new(),
             done: BTreeSet::new(),
+            item_ids: BTreeMap::new(),
             budget: 0,
             part_keys: Vec::new(),
             keys_with_parts: BTreeSet::new(),
