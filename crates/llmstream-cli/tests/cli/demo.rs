@@ -422,3 +422,27 @@ fn accumulate_prints_gemini_citations_on_their_text_part() {
         message(body, &["--provider", "gemini", "--chunk-size", "1"])
     );
 }
+
+/// `accumulate` reads every JSON Lines recording of the fixtures (the
+/// `*.chunks.txt` files) as it reads a body: a message of its provider.
+#[test]
+#[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
+fn accumulate_reads_every_json_lines_recording() {
+    let files: Vec<String> = llmstream_tests::fixtures::files("providers")
+        .into_iter()
+        .filter(|f| f.ends_with(".chunks.txt"))
+        .collect();
+    assert!(files.len() >= 19, "{files:?}");
+    for file in files {
+        let body = llmstream_tests::fixtures::read(&format!("providers/{file}"));
+        let m = message(std::str::from_utf8(&body).unwrap(), &[]);
+        let folder = file.split('/').next().unwrap_or("");
+        let provider = m["provider"].as_str().unwrap_or("");
+        let expected = match folder {
+            "openai_compatible" => "openai-chat",
+            other => &other.replace('_', "-"),
+        };
+        assert_eq!(provider, expected, "{file}");
+        assert!(!m["choices"].as_array().unwrap().is_empty(), "{file}: {m}");
+    }
+}
