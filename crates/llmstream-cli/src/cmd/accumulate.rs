@@ -138,4 +138,3 @@ fn live(args: &AccumulateArgs) -> Result<(), Failure> {
     }
     Ok(())
 }
-

@@ -226,9 +226,15 @@ fn accumulate_without_payloads_is_an_error() {
             .get_output()
             .clone();
         let stderr = String::from_utf8(out.stderr).unwrap();
-        assert!(stderr.starts_with("error: no provider payload found at byte 108"), "{stderr}");
+        assert!(
+            stderr.starts_with("error: no provider payload found at byte 108"),
+            "{stderr}"
+        );
         if !live {
-            assert!(stderr.contains("a whole chat completion, not a stream"), "{stderr}");
+            assert!(
+                stderr.contains("a whole chat completion, not a stream"),
+                "{stderr}"
+            );
         }
     }
 }
@@ -378,8 +384,14 @@ fn accumulate_keeps_the_tools_the_provider_ran_apart() {
         .map(|e| e["type"].as_str().unwrap().to_string())
         .filter(|name| name.contains("tool"))
         .collect();
-    assert!(names.contains(&"provider_tool_start".to_string()), "{names:?}");
-    assert!(names.contains(&"provider_tool_end".to_string()), "{names:?}");
+    assert!(
+        names.contains(&"provider_tool_start".to_string()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"provider_tool_end".to_string()),
+        "{names:?}"
+    );
     llmstream()
         .args(["accumulate", "--live"])
         .write_stdin(body)

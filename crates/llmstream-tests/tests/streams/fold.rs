@@ -93,9 +93,7 @@ fn check_sse(name: &str, bytes: &[u8]) -> bool {
                 check(name, &format!("{cutting:?}"), &events, message);
             }
             None => assert!(
-                events
-                    .iter()
-                    .all(|e| matches!(e, StreamEvent::Error(_))),
+                events.iter().all(|e| matches!(e, StreamEvent::Error(_))),
                 "{name}: events but no message"
             ),
         }

@@ -100,7 +100,11 @@ fn mismatches(expected: &Expected, message: &Message) -> Vec<String> {
         .usage
         .as_ref()
         .map(|u| (u.input_tokens.unwrap_or(0), u.output_tokens.unwrap_or(0)));
-    check("usage", format!("{usage:?}"), format!("{:?}", expected.usage));
+    check(
+        "usage",
+        format!("{usage:?}"),
+        format!("{:?}", expected.usage),
+    );
     check(
         "complete",
         message.complete.to_string(),
@@ -115,7 +119,10 @@ fn mismatches(expected: &Expected, message: &Message) -> Vec<String> {
     // An event the body ended inside is read (the default), and said.
     check(
         "unterminated event said",
-        message.details.contains_key("unterminated_event").to_string(),
+        message
+            .details
+            .contains_key("unterminated_event")
+            .to_string(),
         expected.unterminated.to_string(),
     );
     let citations: usize = choice.map_or(0, |c| c.citations.values().map(Vec::len).sum());
@@ -203,7 +210,10 @@ fn every_recording_is_expected() {
     let expected: Vec<&str> = EXPECTED.iter().map(|e| e.file).collect();
     assert_eq!(files.len(), 118);
     for file in &files {
-        assert!(expected.contains(&file.as_str()), "{file} has no expectation");
+        assert!(
+            expected.contains(&file.as_str()),
+            "{file} has no expectation"
+        );
     }
 }
 

@@ -275,9 +275,13 @@ fn a_json_array_body_is_read_element_by_element() {
     assert!(errors(&events).is_empty(), "{events:?}");
     // Streamed: the first element's text is out before the body ends.
     let mut pipeline = Pipeline::new();
-    pipeline.feed(&body.as_bytes()[..body.find("\r\n,").unwrap() + 1]).unwrap();
+    pipeline
+        .feed(&body.as_bytes()[..body.find("\r\n,").unwrap() + 1])
+        .unwrap();
     let early: Vec<StreamEvent> = std::iter::from_fn(|| pipeline.next_event()).collect();
-    assert!(early.iter().any(|e| matches!(e, StreamEvent::TextDelta { .. })));
+    assert!(early
+        .iter()
+        .any(|e| matches!(e, StreamEvent::TextDelta { .. })));
 }
 
 /// A whole completion (`stream: true` forgotten) is said to be one, and
@@ -315,8 +319,14 @@ fn an_unterminated_last_event_is_read_or_said() {
         let body = format!("{first}\n\n{last}{ending}");
         let (events, message) = run(None, body.as_bytes());
         let message = message.unwrap();
-        assert_eq!(message.choice().unwrap().finish_reason.as_deref(), Some("stop"));
-        assert!(message.details.contains_key("unterminated_event"), "{ending:?}");
+        assert_eq!(
+            message.choice().unwrap().finish_reason.as_deref(),
+            Some("stop")
+        );
+        assert!(
+            message.details.contains_key("unterminated_event"),
+            "{ending:?}"
+        );
         assert!(errors(&events).is_empty());
         let mut strict = Pipeline::new().read_unterminated_event(false);
         strict.feed(body.as_bytes()).unwrap();

@@ -268,7 +268,10 @@ fn server_tool_use_and_code_execution_result() {
         "Let me calculate this mathematical expression."
     );
     let call = run.provider_tool("srvtoolu_01MwXaweAHve88x6s3Fc8x6Q");
-    assert!(c.tool_calls.is_empty(), "the provider ran it: not the client's call");
+    assert!(
+        c.tool_calls.is_empty(),
+        "the provider ran it: not the client's call"
+    );
     assert_eq!(call.name, "bash_code_execution");
     assert_eq!(call.kind.as_deref(), Some("server_tool_use"));
     assert_eq!(
@@ -618,7 +621,13 @@ fn quirk_every_block_kind_is_its_own_part() {
         .iter()
         .position(|n| *n == "provider_tool_end")
         .unwrap();
-    assert!(names.iter().position(|n| *n == "provider_tool_result").unwrap() > first_end);
+    assert!(
+        names
+            .iter()
+            .position(|n| *n == "provider_tool_result")
+            .unwrap()
+            > first_end
+    );
     assert!(names.iter().position(|n| *n == "tool_call_end").unwrap() > first_end);
     let finish = names.iter().position(|n| *n == "finish").unwrap();
     assert!(first_end < finish);
@@ -810,9 +819,7 @@ fn quirk_error_event() {
     assert_eq!(error.message, "Overloaded");
     assert_eq!(error.kind.as_deref(), Some("overloaded_error"));
     assert!(error.raw.is_some());
-    assert!(
-        matches!(run.events.last(), Some(StreamEvent::Error(e)) if e.message == "Overloaded")
-    );
+    assert!(matches!(run.events.last(), Some(StreamEvent::Error(e)) if e.message == "Overloaded"));
     assert_eq!(run.choice().text, "Partial");
     assert!(!run.message.complete);
 }

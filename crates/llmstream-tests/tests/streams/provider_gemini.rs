@@ -693,10 +693,18 @@ fn quirk_other_parts_kept_raw() {
         if v.pointer("/executableCode/code").and_then(Value::as_str) == Some("print(1+1)")));
     assert!(matches!(&run.choice().content[3], Part::Raw(v)
         if v.pointer("/codeExecutionResult/output").and_then(Value::as_str) == Some("2\n")));
-    let tool = run.choice().provider_tools.values().next().expect("the code run");
+    let tool = run
+        .choice()
+        .provider_tools
+        .values()
+        .next()
+        .expect("the code run");
     assert_eq!(tool.name, "codeExecution");
     assert_eq!(
-        tool.arguments.as_ref().and_then(|a| a.get("code")).and_then(Value::as_str),
+        tool.arguments
+            .as_ref()
+            .and_then(|a| a.get("code"))
+            .and_then(Value::as_str),
         Some("print(1+1)")
     );
     assert_eq!(
@@ -790,7 +798,10 @@ fn prompt_blocked_with_empty_candidates() {
     let run = GEMINI.sse(&body(&[
         r#"{"candidates":[],"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH"}]},"usageMetadata":{"promptTokenCount":10,"totalTokenCount":10},"modelVersion":"gemini-2.5-flash"}"#,
     ]));
-    assert!(run.message.choices.is_empty(), "a blocked prompt has no answer");
+    assert!(
+        run.message.choices.is_empty(),
+        "a blocked prompt has no answer"
+    );
     let feedback = run.message.details.get("promptFeedback").expect("kept");
     assert_eq!(
         feedback.get("blockReason").and_then(Value::as_str),

@@ -601,7 +601,10 @@ fn synthetic_server_tool_item_is_a_provider_tool() {
             let tool = c.provider_tools.get(key).unwrap();
             assert_eq!(tool.name, "web_search_call");
             assert_eq!(
-                tool.arguments.as_ref().and_then(|a| a.get("query")).and_then(Value::as_str),
+                tool.arguments
+                    .as_ref()
+                    .and_then(|a| a.get("query"))
+                    .and_then(Value::as_str),
                 Some("tides oslo")
             );
             // The finished item, as sent, is its result.

@@ -100,8 +100,8 @@ use crate::json::{self, PathBuf, Segment, Value};
 mod error;
 mod out;
 
-pub use error::{ChunkError, ChunkErrorKind, MAX_DEPTH};
 use crate::json::unique::{by_key, unique, unique_by};
+pub use error::{ChunkError, ChunkErrorKind, MAX_DEPTH};
 use out::{escape_into, write_value, Out};
 
 /// Turns a series of complete JSON snapshots into text chunks whose

@@ -200,7 +200,11 @@ mod tests {
     fn the_form_reads_back_as_the_same_error() {
         for error in errors() {
             let value = error.to_value();
-            assert_eq!(Error::from_value(&value).as_ref(), Some(&error), "{value:?}");
+            assert_eq!(
+                Error::from_value(&value).as_ref(),
+                Some(&error),
+                "{value:?}"
+            );
             assert_eq!(
                 value.get("message").and_then(Value::as_str),
                 Some(error.to_string().as_str())

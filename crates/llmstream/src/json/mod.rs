@@ -50,10 +50,10 @@ pub use options::{Limits, Options};
 pub use parser::{Feed, Parser, WatchId};
 pub use path::{InvalidPath, Path, PathBuf, Segment};
 pub use repair::{repair, repair_bytes};
+pub use sink::Sink;
 pub use tape::{Elements, Members, Node, Tape};
 pub use value::{Map, Number, Value};
 pub(crate) use view::View;
-pub use sink::Sink;
 pub use write::write_json_string;
 
 /// Parses one complete JSON document (strict RFC 8259, default limits).

@@ -662,6 +662,35 @@ impl<'t> Node<'t> {
         found.map(|index| self.at(index))
     }
 
+    /// The members `keys` of an object in one pass over it (each the last
+    /// one if repeated, as [`Node::get`]): a payload read for many keys,
+    /// most of them absent, is walked once rather than once per key.
+    #[inline]
+    pub(crate) fn get_many<const N: usize>(self, keys: &[&str; N]) -> [Option<Node<'t>>; N] {
+        let mut found = [None; N];
+        let Entry::Object { end, .. } = self.entry() else {
+            return [None; N];
+        };
+        let tape = self.tape;
+        let mut index = self.index + 1;
+        while index < end {
+            let Some(&entry) = tape.entries.get(index as usize) else {
+                break;
+            };
+            for (slot, key) in found.iter_mut().zip(keys) {
+                if entry.is_string_of_len(key.len()) {
+                    let (at, own) = entry.place();
+                    let text = self.buffer(own).as_bytes().get(at..at + key.len());
+                    if text == Some(key.as_bytes()) {
+                        *slot = Some(index + 1);
+                    }
+                }
+            }
+            index = tape.skip(index + 1);
+        }
+        found.map(|index| index.map(|index| self.at(index)))
+    }
+
     /// The element at `index` of an array.
     pub fn get_index(self, index: usize) -> Option<Node<'t>> {
         self.elements().nth(index)

@@ -16,7 +16,10 @@ pub(crate) fn unique(map: &Map) -> Vec<(&str, &Value)> {
 }
 
 /// [`unique`], with the map's [`by_key`] already made.
-pub(crate) fn unique_by<'a>(map: &'a Map, last: &BTreeMap<&'a str, &'a Value>) -> Vec<(&'a str, &'a Value)> {
+pub(crate) fn unique_by<'a>(
+    map: &'a Map,
+    last: &BTreeMap<&'a str, &'a Value>,
+) -> Vec<(&'a str, &'a Value)> {
     if last.len() == map.len() {
         // No duplicates: every member, as it is.
         return map

@@ -14,6 +14,10 @@ use super::value::Value;
 pub(crate) trait View<'v>: Copy {
     /// The member `key` of an object (the last of duplicates).
     fn get(self, key: &str) -> Option<Self>;
+    /// The members `keys` of an object (each the last of duplicates).
+    fn get_many<const N: usize>(self, keys: &[&str; N]) -> [Option<Self>; N] {
+        keys.map(|key| self.get(key))
+    }
     fn as_str(self) -> Option<&'v str>;
     /// A number's text as written.
     fn as_number(self) -> Option<&'v str>;
@@ -81,6 +85,10 @@ impl<'t> View<'t> for Node<'t> {
     #[inline]
     fn get(self, key: &str) -> Option<Self> {
         Node::get(self, key)
+    }
+    #[inline]
+    fn get_many<const N: usize>(self, keys: &[&str; N]) -> [Option<Self>; N] {
+        Node::get_many(self, keys)
     }
     fn as_str(self) -> Option<&'t str> {
         Node::as_str(self)

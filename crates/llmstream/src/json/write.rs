@@ -14,14 +14,22 @@ use super::value::{Map, Value};
 
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let layout = if f.alternate() { Layout::Pretty } else { Layout::Compact };
+        let layout = if f.alternate() {
+            Layout::Pretty
+        } else {
+            Layout::Compact
+        };
         write_value(f, self, layout)
     }
 }
 
 impl fmt::Display for Map {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let layout = if f.alternate() { Layout::Pretty } else { Layout::Compact };
+        let layout = if f.alternate() {
+            Layout::Pretty
+        } else {
+            Layout::Compact
+        };
         write_container(f, Frame::Object(Members::All(self.iter()), true), layout)
     }
 }
@@ -331,8 +339,9 @@ mod tests {
 
     #[test]
     fn unique_keys_keep_the_first_position_and_the_last_value() {
-        let v = crate::json::parse(br#"{"a":1,"b":{"x":1,"x":[2,{"y":1,"y":"z"}]},"a":3,"c":"\n"}"#)
-            .unwrap();
+        let v =
+            crate::json::parse(br#"{"a":1,"b":{"x":1,"x":[2,{"y":1,"y":"z"}]},"a":3,"c":"\n"}"#)
+                .unwrap();
         let mut out = String::new();
         write_unique(&mut out, &v).unwrap();
         assert_eq!(out, r#"{"a":3,"b":{"x":[2,{"y":"z"}]},"c":"\n"}"#);

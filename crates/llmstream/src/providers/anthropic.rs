@@ -337,7 +337,8 @@ impl AnthropicAccumulator {
                 let call = get_str(block, "tool_use_id")
                     .and_then(|id| self.builder.provider_tool_key(CHOICE, id));
                 if let Some(call) = call {
-                    self.builder.provider_tool_result(CHOICE, call, value.clone());
+                    self.builder
+                        .provider_tool_result(CHOICE, call, value.clone());
                 }
                 self.builder.raw_part(CHOICE, value);
                 state.has_part = true;
@@ -375,14 +376,17 @@ impl AnthropicAccumulator {
         true
     }
 
-    fn block_delta<'v>(&mut self, payload: impl View<'v>) {
-        let Some(index) = get_u64(payload, "index") else {
+    fn block_delta<'v, V: View<'v>>(&mut self, index: Option<V>, delta: Option<V>) {
+        let Some(index) = index.and_then(View::as_u64) else {
             return;
         };
-        let Some(delta) = payload.get("delta") else {
+        let Some(delta) = delta else {
             return;
         };
-        let delta_type = get_str(delta, "type").unwrap_or("");
+        // The delta's members, read in one pass.
+        let [delta_type, text, thinking, signature, partial_json] =
+            delta.get_many(&["type", "text", "thinking", "signature", "partial_json"]);
+        let delta_type = delta_type.and_then(View::as_str).unwrap_or("");
         if !self.ensure_block_for_delta(index, delta_type) {
             return;
         }
@@ -396,7 +400,7 @@ impl AnthropicAccumulator {
         let builder = &mut self.builder;
         match (&mut block.kind, delta_type) {
             (BlockKind::Text, "text_delta") => {
-                if let Some(text) = get_str(delta, "text").filter(|t| !t.is_empty()) {
+                if let Some(text) = text.and_then(View::as_str).filter(|t| !t.is_empty()) {
                     builder.text(CHOICE, text);
                     block.has_part = true;
                 }
@@ -411,13 +415,13 @@ impl AnthropicAccumulator {
                 }
             }
             (BlockKind::Thinking, "thinking_delta") => {
-                if let Some(text) = get_str(delta, "thinking").filter(|t| !t.is_empty()) {
+                if let Some(text) = thinking.and_then(View::as_str).filter(|t| !t.is_empty()) {
                     builder.reasoning(CHOICE, text);
                     block.has_part = true;
                 }
             }
             (BlockKind::Thinking, "signature_delta") => {
-                if let Some(sig) = get_str(delta, "signature") {
+                if let Some(sig) = signature.and_then(View::as_str) {
                     if !block.has_part {
                         builder.begin_reasoning(CHOICE);
                         block.has_part = true;
@@ -430,7 +434,7 @@ impl AnthropicAccumulator {
                     builder.tool_call_start(CHOICE, index, "", "");
                     block.has_part = true;
                 }
-                if let Some(fragment) = get_str(delta, "partial_json") {
+                if let Some(fragment) = partial_json.and_then(View::as_str) {
                     if !fragment.is_empty() {
                         *fragments = true;
                     }
@@ -440,12 +444,6 @@ impl AnthropicAccumulator {
             // A delta that does not fit its block (or an unknown delta
             // type) carries nothing this model can place.
             _ => {}
-        }
-    }
-
-    fn block_stop<'v>(&mut self, payload: impl View<'v>) {
-        if let Some(index) = get_u64(payload, "index") {
-            self.close_block(index);
         }
     }
 
@@ -607,7 +605,8 @@ impl AnthropicAccumulator {
         }
         // The payload's own type is authoritative; the SSE event name is
         // the fallback for payloads that omit it.
-        let ty = get_str(payload, "type").unwrap_or(event_type);
+        let [ty, index, delta] = payload.get_many(&["type", "index", "delta"]);
+        let ty = ty.and_then(View::as_str).unwrap_or(event_type);
         match ty {
             "message_start" => self.message_start(payload),
             "content_block_start" => {
@@ -616,9 +615,13 @@ impl AnthropicAccumulator {
             }
             "content_block_delta" => {
                 self.ensure_started();
-                self.block_delta(payload);
+                self.block_delta(index, delta);
             }
-            "content_block_stop" => self.block_stop(payload),
+            "content_block_stop" => {
+                if let Some(index) = index.and_then(View::as_u64) {
+                    self.close_block(index);
+                }
+            }
             "message_delta" => {
                 self.ensure_started();
                 self.message_delta(payload);

@@ -637,7 +637,9 @@ impl Message {
     /// keys are the wire's, one space for both).
     pub(crate) fn any_call(&self, choice: u64, call: u64) -> Option<&ToolCall> {
         let c = self.choices.get(&choice)?;
-        c.tool_calls.get(&call).or_else(|| c.provider_tools.get(&call))
+        c.tool_calls
+            .get(&call)
+            .or_else(|| c.provider_tools.get(&call))
     }
 
     /// Appends prose of `kind`: to the choice's running total, to the
@@ -748,7 +750,11 @@ impl Choice {
         let calls = self.tool_calls.values().map(ToolCall::to_value).collect();
         m.push("tool_calls", Value::Array(calls));
         if !self.provider_tools.is_empty() {
-            let tools = self.provider_tools.values().map(ToolCall::to_value).collect();
+            let tools = self
+                .provider_tools
+                .values()
+                .map(ToolCall::to_value)
+                .collect();
             m.push("provider_tools", Value::Array(tools));
         }
         m.push("finish_reason", opt_str(self.finish_reason.as_deref()));

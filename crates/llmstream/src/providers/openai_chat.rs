@@ -120,7 +120,9 @@ impl OpenAiChatAccumulator {
         // A missing index means the gateway sends one choice per chunk:
         // its position (0) is the only sensible key. An index that is not
         // a non-negative integer cannot be keyed at all.
-        let index = match choice.get("index").filter(|v| !v.is_null()) {
+        let [index, delta, logprobs, finish_reason] =
+            choice.get_many(&["index", "delta", "logprobs", "finish_reason"]);
+        let index = match index.filter(|v| !v.is_null()) {
             None => position as u64,
             Some(v) => match v.as_u64() {
                 Some(i) => i,
@@ -133,10 +135,10 @@ impl OpenAiChatAccumulator {
                 }
             },
         };
-        if let Some(delta) = choice.get("delta") {
+        if let Some(delta) = delta {
             self.delta(index, delta);
         }
-        if let Some(logprobs) = choice.get("logprobs") {
+        if let Some(logprobs) = logprobs {
             if let Some(items) = logprobs.get("content") {
                 let items = items.elements().map(View::to_value);
                 self.builder.logprobs(index, items);
@@ -146,7 +148,7 @@ impl OpenAiChatAccumulator {
                 self.builder.refusal_logprobs(index, items);
             }
         }
-        if let Some(reason) = get_str(choice, "finish_reason") {
+        if let Some(reason) = finish_reason.and_then(View::as_str) {
             self.builder.finish(index, reason, normalize(reason));
             // Complete once every choice of the message has finished (the
             // choices the builder keeps: bounded by its limits).
@@ -163,21 +165,37 @@ impl OpenAiChatAccumulator {
     }
 
     fn delta<'v>(&mut self, choice: u64, delta: impl View<'v>) {
-        if let Some(role) = get_str(delta, "role") {
+        // Every member read in one pass over the delta: most are absent
+        // from most deltas.
+        let [role, reasoning_content, reasoning, details, content, refusal, annotations, audio, calls, executed, function_call] =
+            delta.get_many(&[
+                "role",
+                "reasoning_content",
+                "reasoning",
+                "reasoning_details",
+                "content",
+                "refusal",
+                "annotations",
+                "audio",
+                "tool_calls",
+                "executed_tools",
+                "function_call",
+            ]);
+        if let Some(role) = role.and_then(View::as_str) {
             self.builder.role(choice, role);
         }
         // One or the other: vLLM builds between the two names send the same
         // text under both, and appending both doubled it.
-        let reasoning = ["reasoning_content", "reasoning"]
+        let reasoning = [reasoning_content, reasoning]
             .into_iter()
-            .find_map(|key| get_str(delta, key).filter(|text| !text.is_empty()));
+            .find_map(|value| value.and_then(View::as_str).filter(|text| !text.is_empty()));
         if let Some(text) = reasoning {
             self.plain_reasoning.insert(choice);
             self.builder.reasoning(choice, text);
-        } else if let Some(details) = delta.get("reasoning_details") {
+        } else if let Some(details) = details {
             self.reasoning_details(choice, details);
         }
-        match delta.get("content") {
+        match content {
             Some(content) if content.is_array() => self.content_parts(choice, content),
             Some(content) => {
                 if let Some(text) = content.as_str() {
@@ -188,30 +206,30 @@ impl OpenAiChatAccumulator {
         }
         // `refusal: ""` opens every refusal stream (and some gateways send
         // it on plain answers): only text makes a refusal.
-        if let Some(text) = get_str(delta, "refusal").filter(|t| !t.is_empty()) {
+        if let Some(text) = refusal.and_then(View::as_str).filter(|t| !t.is_empty()) {
             self.builder.refusal(choice, text);
         }
         // Search models cite their sources (`url_citation`), in the last
         // chunk of the text they support.
-        if let Some(annotations) = delta.get("annotations") {
+        if let Some(annotations) = annotations {
             for annotation in annotations.elements() {
                 self.builder.citation(choice, annotation.to_value());
             }
         }
-        if let Some(audio) = delta.get("audio").filter(|a| a.is_object()) {
+        if let Some(audio) = audio.filter(|a| a.is_object()) {
             self.audio(choice, audio);
         }
-        if let Some(calls) = delta.get("tool_calls") {
+        if let Some(calls) = calls {
             for (position, call) in calls.elements().enumerate() {
                 self.tool_call(choice, call, position);
             }
         }
-        if let Some(tools) = delta.get("executed_tools") {
+        if let Some(tools) = executed {
             for tool in tools.elements() {
                 self.executed_tool(choice, tool);
             }
         }
-        if let Some(call) = delta.get("function_call") {
+        if let Some(call) = function_call {
             if call.is_object() {
                 let name = get_str(call, "name");
                 let header = Header {
@@ -294,7 +312,9 @@ impl OpenAiChatAccumulator {
         };
         let key = EXECUTED_TOOLS.saturating_add(index);
         if !self.builder.has_tool_call(choice, key) {
-            let name = get_str(tool, "type").or_else(|| get_str(tool, "name")).unwrap_or("");
+            let name = get_str(tool, "type")
+                .or_else(|| get_str(tool, "name"))
+                .unwrap_or("");
             self.builder.provider_tool_start(
                 choice,
                 key,
@@ -309,7 +329,8 @@ impl OpenAiChatAccumulator {
         }
         if tool.get("output").is_some_and(|o| !o.is_null()) {
             self.builder.tool_call_end(choice, key);
-            self.builder.provider_tool_result(choice, key, tool.to_value());
+            self.builder
+                .provider_tool_result(choice, key, tool.to_value());
         }
     }
 
@@ -637,12 +658,20 @@ fn usage<'v>(usage: impl View<'v>) -> Usage {
 
 impl OpenAiChatAccumulator {
     fn read<'v>(&mut self, _event_type: &str, payload: impl View<'v>) {
-        if let Some(error) = payload.get("error").filter(|e| !e.is_null()) {
+        let [error, choices, id, model, usage_counts, citations, x_groq] = payload.get_many(&[
+            "error",
+            "choices",
+            "id",
+            "model",
+            "usage",
+            "citations",
+            "x_groq",
+        ]);
+        if let Some(error) = error.filter(|e| !e.is_null()) {
             self.error(payload, error);
         }
-        let choices = payload.get("choices");
-        let id = get_str(payload, "id").filter(|s| !s.is_empty());
-        let model = get_str(payload, "model").filter(|s| !s.is_empty());
+        let id = id.and_then(View::as_str).filter(|s| !s.is_empty());
+        let model = model.and_then(View::as_str).filter(|s| !s.is_empty());
         let any_choice = choices.is_some_and(|c| c.elements().next().is_some());
         if id.is_some() || model.is_some() || any_choice {
             self.builder.start(id, model);
@@ -652,7 +681,7 @@ impl OpenAiChatAccumulator {
         }
         // Perplexity's sources, the whole list on every chunk: each kept
         // once, as a citation of the answer's text.
-        if let Some(citations) = payload.get("citations").filter(|c| c.is_array()) {
+        if let Some(citations) = citations.filter(|c| c.is_array()) {
             for citation in citations.elements().skip(self.cited) {
                 if self.builder.has_choice(0) {
                     self.builder.citation(0, citation.to_value());
@@ -660,11 +689,10 @@ impl OpenAiChatAccumulator {
                 }
             }
         }
-        if let Some(counts) = payload.get("usage").filter(|u| u.is_object()) {
+        if let Some(counts) = usage_counts.filter(|u| u.is_object()) {
             self.usage_seen = true;
             self.builder.usage(usage(counts));
-        } else if let Some(counts) = payload
-            .get("x_groq")
+        } else if let Some(counts) = x_groq
             .and_then(|x| x.get("usage"))
             .filter(|u| u.is_object() && !self.usage_seen)
         {

@@ -458,7 +458,14 @@ impl Pipeline {
     /// payload is reported as an error event and left out, and `[DONE]`
     /// is ignored: a message exists only once a payload came for it.
     fn accumulate(&mut self, event_type: &str, payload: json::Node<'_>, number: u64) {
-        if let Some(shape) = whole_completion(payload) {
+        // A whole completion is a body's only payload: looked for until a
+        // payload was accepted.
+        if let Some(shape) = self
+            .accumulator
+            .is_none()
+            .then(|| whole_completion(payload))
+            .flatten()
+        {
             self.report(
                 ErrorInfo::new(format!(
                     "{} {number}: a whole {shape}, not a stream: the request was made \
@@ -557,15 +564,16 @@ impl Pipeline {
 /// with `message_start`), an OpenAI Responses `response` object at the
 /// top (a stream's are events with a `type`).
 fn whole_completion(payload: json::Node<'_>) -> Option<&'static str> {
-    let object = super::get_str(payload, "object");
-    let ty = super::get_str(payload, "type");
-    let first_choice = payload.get("choices").and_then(|c| c.elements().next());
+    let [object, ty, choices, content] =
+        payload.get_many(&["object", "type", "choices", "content"]);
+    let (object, ty) = (object.and_then(|o| o.as_str()), ty.and_then(|t| t.as_str()));
+    let first_choice = choices.and_then(|c| c.elements().next());
     if object == Some("chat.completion")
         || first_choice.is_some_and(|c| c.get("message").is_some() && c.get("delta").is_none())
     {
         return Some("chat completion");
     }
-    if ty == Some("message") && payload.get("content").is_some() {
+    if ty == Some("message") && content.is_some() {
         return Some("Anthropic message");
     }
     if object == Some("response") && ty.is_none() {

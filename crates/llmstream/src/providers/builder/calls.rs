@@ -234,7 +234,12 @@ impl MessageBuilder {
         arguments.feed_with(text, |_| {});
         let (value, error) = if tc.ended {
             let value = arguments.end_of(text, |_| {});
-            (Some(value), arguments.error().map(|e| ArgumentsError::Json(Box::new(e.clone()))))
+            (
+                Some(value),
+                arguments
+                    .error()
+                    .map(|e| ArgumentsError::Json(Box::new(e.clone()))),
+            )
         } else {
             (None, None)
         };
@@ -290,7 +295,9 @@ impl MessageBuilder {
                 });
             }
         });
-        let error = stream.error().map(|e| ArgumentsError::Json(Box::new(e.clone())));
+        let error = stream
+            .error()
+            .map(|e| ArgumentsError::Json(Box::new(e.clone())));
         let (id, name) = (tc.id.clone(), tc.name.clone());
         self.emit(StreamEvent::ToolCallEnd {
             choice,

@@ -235,7 +235,10 @@ impl MessageBuilder {
                 if !self.choice_ok(choice) {
                     return;
                 }
-                self.message.choices.get(&choice).and_then(|c| c.details.get(key))
+                self.message
+                    .choices
+                    .get(&choice)
+                    .and_then(|c| c.details.get(key))
             }
         };
         if held != Some(&value) {

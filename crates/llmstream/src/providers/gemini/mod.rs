@@ -259,15 +259,24 @@ impl GeminiAccumulator {
     }
 
     fn chunk<'v, V: View<'v>>(&mut self, payload: V) {
+        // Every member read in one pass over the chunk.
+        let [response_id, model_version, error, candidates, usage, feedback] = payload.get_many(&[
+            "responseId",
+            "modelVersion",
+            "error",
+            "candidates",
+            "usageMetadata",
+            "promptFeedback",
+        ]);
         self.builder.start(
-            get_str(payload, "responseId"),
-            get_str(payload, "modelVersion"),
+            response_id.and_then(View::as_str),
+            model_version.and_then(View::as_str),
         );
-        if let Some(error) = payload.get("error") {
+        if let Some(error) = error {
             self.provider_error(payload, error);
         }
         let mut finishes: Vec<(u64, V)> = Vec::new();
-        if let Some(candidates) = payload.get("candidates") {
+        if let Some(candidates) = candidates {
             for candidate in candidates.elements() {
                 let index = get_u64(candidate, "index").unwrap_or(0);
                 if !self.candidate(index, candidate) {
@@ -278,6 +287,12 @@ impl GeminiAccumulator {
                 for (key, metadata) in candidate.members() {
                     match key {
                         "groundingMetadata" => self.grounding(index, metadata),
+                        // The candidate's safety ratings, the latest kept
+                        // whole.
+                        "safetyRatings" if metadata.is_array() => {
+                            self.builder
+                                .detail(Some(index), "safetyRatings", metadata.to_value());
+                        }
                         "citationMetadata" => self.citation_metadata(index, metadata),
                         "urlContextMetadata" => self.url_context(index, metadata),
                         "logprobsResult" => self.logprobs(index, metadata),
@@ -290,7 +305,7 @@ impl GeminiAccumulator {
                 }
             }
         }
-        if let Some(usage) = payload.get("usageMetadata") {
+        if let Some(usage) = usage {
             self.usage(usage);
         }
         for (index, candidate) in finishes {
@@ -298,14 +313,14 @@ impl GeminiAccumulator {
         }
         // The prompt's feedback (block reason, safety ratings) is the
         // message's, kept whole.
-        if let Some(feedback) = payload.get("promptFeedback").filter(|f| f.is_object()) {
-            self.builder.detail(None, "promptFeedback", feedback.to_value());
+        if let Some(feedback) = feedback.filter(|f| f.is_object()) {
+            self.builder
+                .detail(None, "promptFeedback", feedback.to_value());
         }
         // A prompt blocked before any answer: no candidates (none sent, or
         // `[]`), a reason that is not the enum's default. The message has
         // no choice, and is complete: nothing more will come.
-        let blocked = payload
-            .get("promptFeedback")
+        let blocked = feedback
             .and_then(|f| get_str(f, "blockReason"))
             .filter(|r| {
                 !matches!(
@@ -313,9 +328,7 @@ impl GeminiAccumulator {
                     "" | "BLOCK_REASON_UNSPECIFIED" | "BLOCKED_REASON_UNSPECIFIED"
                 )
             });
-        let no_candidates = payload
-            .get("candidates")
-            .is_none_or(|c| c.elements().next().is_none());
+        let no_candidates = candidates.is_none_or(|c| c.elements().next().is_none());
         if blocked.is_some() && no_candidates {
             self.builder.complete();
         }
@@ -340,11 +353,6 @@ impl GeminiAccumulator {
             for part in parts.elements() {
                 self.part(index, part);
             }
-        }
-        // The candidate's safety ratings, the latest kept whole.
-        if let Some(ratings) = candidate.get("safetyRatings").filter(|r| r.is_array()) {
-            self.builder
-                .detail(Some(index), "safetyRatings", ratings.to_value());
         }
         true
     }
@@ -400,7 +408,9 @@ impl GeminiAccumulator {
         } else if let Some(call) = part.get("toolCall") {
             let id = get_str(call, "id").unwrap_or("");
             let name = get_str(call, "toolType").unwrap_or("");
-            let args = call.get("args").map_or(Value::Object(Map::new()), View::to_value);
+            let args = call
+                .get("args")
+                .map_or(Value::Object(Map::new()), View::to_value);
             Some((id, name, args))
         } else {
             None
@@ -419,7 +429,8 @@ impl GeminiAccumulator {
                 Some(name),
                 ArgumentStream::json(),
             );
-            self.builder.tool_call_arguments(choice, key, &input.to_json());
+            self.builder
+                .tool_call_arguments(choice, key, &input.to_json());
             self.builder.tool_call_end(choice, key);
             return;
         }
@@ -446,7 +457,8 @@ impl GeminiAccumulator {
                     .map(|(key, _)| *key)
             });
             if let Some(key) = key {
-                self.builder.provider_tool_result(choice, key, part.to_value());
+                self.builder
+                    .provider_tool_result(choice, key, part.to_value());
             }
         }
     }

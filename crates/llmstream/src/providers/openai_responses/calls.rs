@@ -34,13 +34,14 @@ impl OpenAiResponsesAccumulator {
     }
 
     pub(super) fn call_delta<'v>(&mut self, payload: impl View<'v>, json: bool) {
-        let Some(key) = self.key(payload) else {
+        let [output_index, delta] = payload.get_many(&["output_index", "delta"]);
+        let Some(key) = self.key_of(output_index) else {
             return;
         };
         if !self.builder.has_tool_call(CHOICE, key) {
             self.call_start(key, None::<&Value>, json);
         }
-        if let Some(fragment) = get_str(payload, "delta") {
+        if let Some(fragment) = delta.and_then(View::as_str) {
             self.builder.tool_call_arguments(CHOICE, key, fragment);
         }
     }

@@ -335,7 +335,12 @@ impl OpenAiResponsesAccumulator {
 
     /// The key of the item at the payload's `output_index` (0 when absent).
     fn key<'v>(&mut self, payload: impl View<'v>) -> Option<u64> {
-        let index = match payload.get("output_index").filter(|v| !v.is_null()) {
+        self.key_of(payload.get("output_index"))
+    }
+
+    /// The key of the item at this `output_index` (0 when absent).
+    fn key_of<'v>(&mut self, output_index: Option<impl View<'v>>) -> Option<u64> {
+        let index = match output_index.filter(|v| !v.is_null()) {
             None => 0,
             Some(v) => match v.as_u64() {
                 Some(i) => i,

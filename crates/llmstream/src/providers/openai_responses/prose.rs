@@ -248,23 +248,27 @@ impl OpenAiResponsesAccumulator {
         payload: impl View<'v>,
         field: &str,
     ) {
-        let Some(key) = self.key(payload) else {
+        // The payload's members, read in one pass.
+        let [output_index, index, text, logprobs] =
+            payload.get_many(&["output_index", sub, field, "logprobs"]);
+        let Some(key) = self.key_of(output_index) else {
             return;
         };
-        let segment = (kind, key, get_u64(payload, sub).unwrap_or(0));
+        let segment = (kind, key, index.and_then(View::as_u64).unwrap_or(0));
+        let text = text.and_then(View::as_str);
         match (kind, field) {
             (_, "delta") => {
-                if let Some(text) = get_str(payload, "delta") {
+                if let Some(text) = text {
                     self.segment_text(segment, text);
                 }
                 if kind == SegmentKind::Text {
-                    self.logprobs(segment, payload.get("logprobs"), false);
+                    self.logprobs(segment, logprobs, false);
                 }
             }
             _ => {
-                self.prose_final(segment, get_str(payload, field), Final::Part);
+                self.prose_final(segment, text, Final::Part);
                 if kind == SegmentKind::Text {
-                    self.logprobs(segment, payload.get("logprobs"), true);
+                    self.logprobs(segment, logprobs, true);
                 }
             }
         }

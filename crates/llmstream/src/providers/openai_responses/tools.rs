@@ -37,10 +37,13 @@ impl ItemTool {
                 Some("client") => Some(ItemTool::Client),
                 _ => Some(ItemTool::Hosted),
             },
-            "web_search_call" | "file_search_call" | "code_interpreter_call"
-            | "image_generation_call" | "mcp_call" | "mcp_list_tools" | "program" => {
-                Some(ItemTool::Hosted)
-            }
+            "web_search_call"
+            | "file_search_call"
+            | "code_interpreter_call"
+            | "image_generation_call"
+            | "mcp_call"
+            | "mcp_list_tools"
+            | "program" => Some(ItemTool::Hosted),
             _ => None,
         }
     }
