@@ -188,12 +188,9 @@ pub enum StreamEvent {
         /// Each new position's old one, relative to `start`.
         order: Vec<usize>,
     },
-    /// A tool call began: its id and name are known. Whether the provider
-    /// runs the tool itself (Anthropic's server tools: do not run it, nor
-    /// answer it) is in the message:
-    /// [`ToolCall::executed_by_provider`](super::ToolCall::executed_by_provider)
-    /// of `message.tool_call(choice, call)`, which reads `kind`; the CLI
-    /// prints it on the event.
+    /// A tool call the client must answer began: its id and name are
+    /// known. (A tool the provider runs itself is a
+    /// [`StreamEvent::ProviderToolStart`], never this.)
     ToolCallStart {
         /// Choice index.
         choice: u64,

@@ -152,7 +152,8 @@ pub struct ToolCall {
     /// The tool name (set once).
     pub name: String,
     /// The wire's type of the call: `function`, `custom`, `tool_use`,
-    /// `server_tool_use`, … (see [`ToolCall::executed_by_provider`]).
+    /// `local_shell_call`, … (for a provider-run tool, see
+    /// [`Choice::provider_tools`]: `server_tool_use`, `web_search_call`, …).
     pub kind: Option<String>,
     /// The raw argument text received so far, up to the end of the
     /// arguments (text after it is left out, and is the call's

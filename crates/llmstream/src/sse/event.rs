@@ -150,16 +150,16 @@ impl From<Event> for Item {
     }
 }
 
-/// `n` in decimal, written at the end of `buf`.
+/// `n` in decimal, written at the end of `buf` (20 digits hold any `u64`).
 fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut at = buf.len();
-    loop {
+    for slot in buf.iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
         at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    &buf[at..]
+    buf.get(at..).unwrap_or(&[])
 }

@@ -62,7 +62,7 @@ impl MessageBuilder {
     }
 
     /// Begins a call of a tool the provider runs itself (see
-    /// [`Choice::provider_tools`](super::Choice::provider_tools)): the
+    /// [`Choice::provider_tools`](crate::providers::Choice::provider_tools)): the
     /// same verbs as a client's call serve it (arguments, end), and its
     /// events are the `provider_tool_*` family.
     pub fn provider_tool_start(
