@@ -12,5 +12,6 @@ mod json_repair;
 mod json_tape;
 mod json_test_suite;
 mod json_value_api;
+mod lenient_suites;
 mod serde_partial;
 mod serde_value;

@@ -25,6 +25,7 @@ mod error_form;
 mod event;
 mod inline;
 mod key;
+pub(crate) mod lenient;
 mod meaning;
 mod options;
 mod parser;

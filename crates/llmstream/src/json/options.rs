@@ -30,6 +30,7 @@ pub struct Options {
     pub(crate) stop_after_value: bool,
     pub(crate) events: bool,
     pub(crate) limits: Limits,
+    pub(crate) lenient: bool,
 }
 
 impl Default for Options {
@@ -49,7 +50,33 @@ impl Options {
             stop_after_value: false,
             events: true,
             limits: Limits::new(),
+            lenient: false,
         }
+    }
+
+    /// Lenient mode, the one switch: what models really write is read as
+    /// the value a person would read in it (JSON inside prose and code
+    /// fences, other quotes, Python and JavaScript literals, comments, bare
+    /// words, loose numbers, missing or extra commas and colons, quotes
+    /// left inside strings, stray brackets, several values as an array;
+    /// docs/LENIENT.md gives every rule). Input is never an error, and a
+    /// text cut short reads as [`repair`](super::repair) reads it. The
+    /// parser then reports no events: its snapshot grows as tokens
+    /// complete.
+    ///
+    /// ```
+    /// use llmstream::json::{Options, Parser};
+    /// let mut parser = Parser::with_options(Options::lenient());
+    /// parser.feed(b"Sure! ```json\n{'name': 'x', done: True, /* note */ n: .5,}\n```")?;
+    /// parser.finish()?;
+    /// assert_eq!(parser.snapshot().unwrap().to_string(), r#"{"name":"x","done":true,"n":0.5}"#);
+    /// # Ok::<(), llmstream::json::Error>(())
+    /// ```
+    pub const fn lenient() -> Self {
+        let mut options = Options::new();
+        options.lenient = true;
+        options.events = false;
+        options
     }
 
     /// Accept one `,` before `]` or `}` (`[1,]`, `{"a":1,}`), as models

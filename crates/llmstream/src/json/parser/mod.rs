@@ -87,6 +87,9 @@ pub struct Parser {
     /// Boxed: it is rare, and an `Error` is larger than everything else a
     /// parser holds inline.
     error: Option<Box<Error>>,
+    /// With [`Options::lenient`]: the lenient reader, which then reads
+    /// every piece (boxed: strict parsers do without).
+    lenient: Option<Box<crate::json::lenient::Lenient>>,
 }
 
 /// The rarely used parts of a [`Parser`].
@@ -270,6 +273,9 @@ impl Parser {
             extras: None,
             offset: 0,
             error: None,
+            lenient: opts
+                .lenient
+                .then(|| Box::new(crate::json::lenient::Lenient::new())),
         }
     }
 
@@ -367,6 +373,11 @@ impl Parser {
     /// whole stream and the path; the events before it are queued, and
     /// the parser refuses further input with the same error.
     pub fn feed(&mut self, piece: &[u8]) -> Result<(), Error> {
+        if let Some(lenient) = self.lenient.as_deref_mut() {
+            lenient.feed(piece);
+            self.offset += piece.len() as u64;
+            return Ok(());
+        }
         if self.opts.events {
             let mut queue = self.take_queue();
             let result = drain(&mut self.feed_borrowed(piece), &mut queue);
@@ -387,6 +398,10 @@ impl Parser {
     /// [`UnexpectedEnd`](crate::json::ErrorKind::UnexpectedEnd) error, and
     /// the last events (a number that ended with the input) are queued.
     pub fn finish(&mut self) -> Result<(), Error> {
+        if let Some(lenient) = self.lenient.as_deref_mut() {
+            lenient.finish();
+            return Ok(());
+        }
         if self.opts.events {
             let mut queue = self.take_queue();
             let result = drain(&mut self.finish_borrowed(), &mut queue);
@@ -404,6 +419,20 @@ impl Parser {
     /// early still consumes the whole piece (the rest of its events are
     /// discarded), so the snapshot never misses accepted bytes.
     pub fn feed_borrowed<'p, 'i>(&'p mut self, piece: &'i [u8]) -> Feed<'p, 'i> {
+        if let Some(lenient) = self.lenient.as_deref_mut() {
+            // Lenient mode reports no events: the piece is read, and the
+            // cursor is empty.
+            lenient.feed(piece);
+            self.offset += piece.len() as u64;
+            return Feed {
+                parser: self,
+                input: Input::new(&[]),
+                pos: 0,
+                eof: false,
+                done: true,
+                over_limit: false,
+            };
+        }
         let room = self.opts.limits.max_input_bytes.saturating_sub(self.offset);
         let room = usize::try_from(room).unwrap_or(usize::MAX);
         let over_limit = piece.len() > room;
@@ -421,12 +450,19 @@ impl Parser {
     /// The lending variant of [`Parser::finish`]: the last events, pulled
     /// from the returned [`Feed`].
     pub fn finish_borrowed(&mut self) -> Feed<'_, 'static> {
+        let lenient = match self.lenient.as_deref_mut() {
+            Some(lenient) => {
+                lenient.finish();
+                true
+            }
+            None => false,
+        };
         Feed {
             parser: self,
             input: Input::new(&[]),
             pos: 0,
             eof: true,
-            done: false,
+            done: lenient,
             over_limit: false,
         }
     }
@@ -468,19 +504,28 @@ impl Parser {
     /// numbers that may still grow omitted, literals shown from their first
     /// byte. It only ever grows.
     pub fn snapshot(&self) -> Option<&Value> {
-        self.root.get()
+        match self.lenient.as_deref() {
+            Some(lenient) => lenient.value(),
+            None => self.root.get(),
+        }
     }
 
     /// Takes the value out (the snapshot, complete once [`Parser::finish`]
     /// succeeded).
-    pub fn into_value(self) -> Option<Value> {
-        self.root.into_inner()
+    pub fn into_value(mut self) -> Option<Value> {
+        match self.lenient.as_deref_mut() {
+            Some(lenient) => lenient.take_value(),
+            None => self.root.into_inner(),
+        }
     }
 
     /// Takes the value out, leaving the parser with none (see
     /// [`Parser::reset`] to parse another document with it).
     pub fn take_value(&mut self) -> Option<Value> {
-        self.root.take()
+        match self.lenient.as_deref_mut() {
+            Some(lenient) => lenient.take_value(),
+            None => self.root.take(),
+        }
     }
 
     /// Makes the parser ready for a new document, with the same options and
@@ -514,6 +559,9 @@ impl Parser {
         }
         self.offset = 0;
         self.error = None;
+        if let Some(lenient) = self.lenient.as_deref_mut() {
+            *lenient = crate::json::lenient::Lenient::new();
+        }
     }
 
     /// With [`Options::multiple_values`]: the next completed top-level value.
@@ -546,6 +594,10 @@ impl Parser {
     /// [`Parser::partial_value`] describes instead of an error. Input that
     /// is invalid (not merely incomplete) is still an error.
     pub fn finish_partial(&mut self) -> Result<Option<Value>, Error> {
+        if let Some(lenient) = self.lenient.as_deref_mut() {
+            lenient.finish();
+            return Ok(lenient.take_value());
+        }
         match self.finish_borrowed().run() {
             Ok(()) => Ok(self.root.take()),
             Err(e) if e.is_incomplete() => {
@@ -563,6 +615,9 @@ impl Parser {
     /// the input ending) it is the snapshot: a number the error cut short
     /// is not the prefix of anything valid.
     pub fn partial_value(&self) -> Option<Value> {
+        if let Some(lenient) = self.lenient.as_deref() {
+            return lenient.value().cloned();
+        }
         self.with_cut_number(self.root.get().cloned())
     }
 

@@ -1,0 +1,439 @@
+//! The tokens of lenient mode: JSON's, and what models write instead
+//! (other quotes, bare words, loose numbers, comments, fences), read from
+//! bytes fed in pieces. A token is handed out only once the bytes after
+//! it show where it ends, so that the tokens, and so the value, are the
+//! same however the input is cut.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// One token.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Token {
+    /// `{`, `}`, `[`, `]`, `:`, `,` (and `(`, `)`, `;`, `=` of code
+    /// around JSON, which the grammar skips).
+    Punct(u8),
+    /// A quoted string's text, and whether its closing quote came.
+    Str(String, bool),
+    /// A number, as JSON would write it (`.5` → `0.5`, `+3` → `3`).
+    Number(String),
+    /// A bare word: a literal (`true`, `None`, `undefined`, …) or text.
+    Word(String),
+    /// `...` (a placeholder for what a model left out).
+    Ellipsis,
+}
+
+/// What the lexer is in the middle of.
+#[derive(Clone, Debug)]
+enum State {
+    /// Between tokens.
+    Between,
+    /// In a string opened by `open`, closed by `close`.
+    Str {
+        close: char,
+        text: String,
+        escape: Escape,
+    },
+    /// After a string's closing quote, which counts as one unless a letter
+    /// follows it (then it was a quote inside the text).
+    AfterQuote {
+        close: char,
+        text: String,
+        ws: String,
+    },
+    /// In a bare word or number.
+    Word(String),
+    /// In a `//` or `#` comment (to the end of the line).
+    LineComment,
+    /// In a `/* */` comment; `star` after a `*`.
+    BlockComment {
+        star: bool,
+    },
+    /// After a `/` that may start a comment.
+    Slash,
+    /// After one or two backticks, or in a fence's info string.
+    Ticks(u8),
+    FenceInfo,
+    /// After one or two dots.
+    Dots(u8),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Escape {
+    None,
+    /// After `\`.
+    Backslash,
+    /// In `\u`, with the digits so far.
+    Unicode(u32, u8),
+}
+
+/// The lexer: bytes in, tokens out (through `out`).
+#[derive(Clone, Debug)]
+pub(super) struct Lexer {
+    state: State,
+    /// A UTF-8 sequence cut by the end of a piece.
+    pending: Vec<u8>,
+    /// A high surrogate waiting for its low half.
+    high: Option<u32>,
+}
+
+/// Whether `c` opens a string, and the quote that closes it.
+fn closing_quote(c: char) -> Option<char> {
+    match c {
+        '"' => Some('"'),
+        '\'' => Some('\''),
+        '\u{201C}' | '\u{201D}' => Some('\u{201D}'),
+        '\u{2018}' | '\u{2019}' => Some('\u{2019}'),
+        '`' => None,
+        _ => None,
+    }
+}
+
+/// Whether `c` may be part of a bare word or number.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '+' | '.' | '@')
+}
+
+impl Lexer {
+    pub(super) fn new() -> Self {
+        Lexer {
+            state: State::Between,
+            pending: Vec::new(),
+            high: None,
+        }
+    }
+
+    /// Reads `bytes`, handing out each token completed.
+    pub(super) fn feed(&mut self, bytes: &[u8], out: &mut dyn FnMut(Token)) {
+        let mut joined;
+        let mut input = bytes;
+        if !self.pending.is_empty() {
+            joined = core::mem::take(&mut self.pending);
+            joined.extend_from_slice(bytes);
+            input = &joined[..];
+            let text = decode(input, &mut self.pending);
+            self.chars(&text, out);
+            return;
+        }
+        let text = decode(input, &mut self.pending);
+        self.chars(&text, out);
+    }
+
+    /// The input ended: the token in progress is handed out as it stands
+    /// (a string cut short keeps its text).
+    pub(super) fn finish(&mut self, out: &mut dyn FnMut(Token)) {
+        if !self.pending.is_empty() {
+            self.pending.clear();
+        }
+        match core::mem::replace(&mut self.state, State::Between) {
+            State::Str { text, .. } => out(Token::Str(text, false)),
+            State::AfterQuote { text, .. } => out(Token::Str(text, true)),
+            State::Word(word) => out(word_token(word)),
+            State::Dots(_) => out(Token::Ellipsis),
+            _ => {}
+        }
+    }
+
+    fn chars(&mut self, text: &str, out: &mut dyn FnMut(Token)) {
+        for c in text.chars() {
+            self.char(c, out);
+        }
+    }
+
+    fn char(&mut self, c: char, out: &mut dyn FnMut(Token)) {
+        match &mut self.state {
+            State::Between => self.start(c, out),
+            State::Str {
+                close,
+                text,
+                escape,
+            } => {
+                match *escape {
+                    Escape::Backslash => {
+                        *escape = Escape::None;
+                        match c {
+                            'n' => text.push('\n'),
+                            't' => text.push('\t'),
+                            'r' => text.push('\r'),
+                            'b' => text.push('\u{8}'),
+                            'f' => text.push('\u{c}'),
+                            'u' => *escape = Escape::Unicode(0, 0),
+                            other => text.push(other),
+                        }
+                        return;
+                    }
+                    Escape::Unicode(value, digits) => {
+                        if let Some(d) = c.to_digit(16) {
+                            let value = value * 16 + d;
+                            if digits == 3 {
+                                *escape = Escape::None;
+                                push_unit(text, &mut self.high, value);
+                            } else {
+                                *escape = Escape::Unicode(value, digits + 1);
+                            }
+                            return;
+                        }
+                        // Not a `\u` escape after all: kept as written.
+                        *escape = Escape::None;
+                        text.push('u');
+                    }
+                    Escape::None => {}
+                }
+                if c == '\\' {
+                    *escape = Escape::Backslash;
+                } else if c == *close || (*close == '"' && matches!(c, '\u{201D}')) {
+                    let (close, text) = (*close, core::mem::take(text));
+                    self.state = State::AfterQuote {
+                        close,
+                        text,
+                        ws: String::new(),
+                    };
+                } else {
+                    text.push(c);
+                }
+            }
+            State::AfterQuote { close, text, ws } => {
+                if c.is_whitespace() && c != '\n' {
+                    ws.push(c);
+                    return;
+                }
+                // A letter right after the quote: a quote inside the text
+                // (`"He said "hi" to me"`); anything else ends the string.
+                if !c.is_alphabetic() {
+                    let text = core::mem::take(text);
+                    self.state = State::Between;
+                    out(Token::Str(text, true));
+                    self.start(c, out);
+                    return;
+                }
+                // A quote inside the text: the string goes on.
+                let (close, mut text, ws) = (*close, core::mem::take(text), core::mem::take(ws));
+                text.push(close);
+                text.push_str(&ws);
+                self.state = State::Str {
+                    close,
+                    text,
+                    escape: Escape::None,
+                };
+                self.char(c, out);
+            }
+            State::Word(word) => {
+                if is_word(c) {
+                    word.push(c);
+                    return;
+                }
+                let word = core::mem::take(word);
+                self.state = State::Between;
+                out(word_token(word));
+                self.start(c, out);
+            }
+            State::LineComment => {
+                if c == '\n' {
+                    self.state = State::Between;
+                }
+            }
+            State::BlockComment { star } => {
+                if *star && c == '/' {
+                    self.state = State::Between;
+                } else {
+                    *star = c == '*';
+                }
+            }
+            State::Slash => match c {
+                '/' => self.state = State::LineComment,
+                '*' => self.state = State::BlockComment { star: false },
+                _ => {
+                    self.state = State::Between;
+                    self.start(c, out);
+                }
+            },
+            State::Ticks(n) => {
+                if c == '`' {
+                    *n += 1;
+                    if *n >= 3 {
+                        self.state = State::FenceInfo;
+                    }
+                    return;
+                }
+                // One or two backticks: a quote of JS template strings.
+                let n = *n;
+                if n == 1 {
+                    self.state = State::Str {
+                        close: '`',
+                        text: String::new(),
+                        escape: Escape::None,
+                    };
+                    self.char(c, out);
+                } else {
+                    self.state = State::Between;
+                    out(Token::Str(String::new(), true));
+                    self.start(c, out);
+                }
+            }
+            State::FenceInfo => {
+                if c == '\n' || c == '{' || c == '[' {
+                    self.state = State::Between;
+                    if c != '\n' {
+                        self.start(c, out);
+                    }
+                } else if c == '`' {
+                    // A closing fence's ticks.
+                } else if c.is_whitespace() {
+                    self.state = State::Between;
+                }
+            }
+            State::Dots(n) => {
+                if c == '.' {
+                    *n += 1;
+                    return;
+                }
+                let n = *n;
+                self.state = State::Between;
+                if n >= 2 {
+                    out(Token::Ellipsis);
+                    self.start(c, out);
+                } else if c.is_ascii_digit() {
+                    // `.5`
+                    self.state = State::Word(String::from("."));
+                    self.char(c, out);
+                } else {
+                    self.start(c, out);
+                }
+            }
+        }
+    }
+
+    /// `c` between tokens.
+    fn start(&mut self, c: char, out: &mut dyn FnMut(Token)) {
+        match c {
+            '{' | '}' | '[' | ']' | ':' | ',' | '(' | ')' | ';' | '=' => out(Token::Punct(c as u8)),
+            '#' => self.state = State::LineComment,
+            '/' => self.state = State::Slash,
+            '`' => self.state = State::Ticks(1),
+            '.' => self.state = State::Dots(1),
+            _ if c.is_whitespace() => {}
+            _ => {
+                if let Some(close) = closing_quote(c) {
+                    self.state = State::Str {
+                        close,
+                        text: String::new(),
+                        escape: Escape::None,
+                    };
+                } else if is_word(c) {
+                    let mut word = String::new();
+                    word.push(c);
+                    self.state = State::Word(word);
+                }
+                // Anything else between tokens is prose: skipped.
+            }
+        }
+    }
+}
+
+/// A UTF-16 unit of a `\u` escape, paired with a high surrogate before it.
+fn push_unit(text: &mut String, high: &mut Option<u32>, unit: u32) {
+    match (high.take(), unit) {
+        (Some(h), 0xDC00..=0xDFFF) => {
+            let c = 0x10000 + ((h - 0xD800) << 10) + (unit - 0xDC00);
+            text.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+        }
+        (h, 0xD800..=0xDBFF) => {
+            if h.is_some() {
+                text.push('\u{FFFD}');
+            }
+            *high = Some(unit);
+        }
+        (h, _) => {
+            if h.is_some() {
+                text.push('\u{FFFD}');
+            }
+            text.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
+        }
+    }
+}
+
+/// The token of a finished bare word: a number when it reads as one.
+fn word_token(word: String) -> Token {
+    match loose_number(&word) {
+        Some(number) => Token::Number(number),
+        None => Token::Word(word),
+    }
+}
+
+/// `word` as a JSON number, if it is one written loosely: a sign `+`,
+/// no digit before or after the point (`.5`, `1.`), leading zeros.
+fn loose_number(word: &str) -> Option<String> {
+    let bytes = word.as_bytes();
+    let (sign, rest) = match bytes.first()? {
+        b'-' => ("-", word.get(1..)?),
+        b'+' => ("", word.get(1..)?),
+        _ => ("", word),
+    };
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(at) => (rest.get(..at)?, Some(rest.get(at + 1..)?)),
+        None => (rest, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !(digits(int) || frac.is_some_and(digits)) {
+        return None;
+    }
+    if !int.is_empty() && !digits(int) || frac.is_some_and(|f| !f.is_empty() && !digits(f)) {
+        return None;
+    }
+    let mut out = String::from(sign);
+    let int = int.trim_start_matches('0');
+    out.push_str(if int.is_empty() { "0" } else { int });
+    if let Some(frac) = frac.filter(|f| !f.is_empty()) {
+        out.push('.');
+        out.push_str(frac);
+    }
+    if let Some(exponent) = exponent {
+        let (esign, edigits) = match exponent.as_bytes().first() {
+            Some(b'-') => ("-", exponent.get(1..)?),
+            Some(b'+') => ("", exponent.get(1..)?),
+            _ => ("", exponent),
+        };
+        if !digits(edigits) {
+            return None;
+        }
+        out.push('e');
+        out.push_str(esign);
+        out.push_str(edigits);
+    }
+    Some(out)
+}
+
+/// The text of `bytes`, invalid UTF-8 as U+FFFD; a sequence cut at the
+/// end is left in `pending`.
+fn decode(bytes: &[u8], pending: &mut Vec<u8>) -> String {
+    let mut out = String::new();
+    let mut rest = bytes;
+    loop {
+        match core::str::from_utf8(rest) {
+            Ok(text) => {
+                out.push_str(text);
+                return out;
+            }
+            Err(e) => {
+                let valid = e.valid_up_to();
+                if let Ok(text) = core::str::from_utf8(rest.get(..valid).unwrap_or(&[])) {
+                    out.push_str(text);
+                }
+                match e.error_len() {
+                    Some(n) => {
+                        out.push('\u{FFFD}');
+                        rest = rest.get(valid + n..).unwrap_or(&[]);
+                    }
+                    None => {
+                        pending.extend_from_slice(rest.get(valid..).unwrap_or(&[]));
+                        return out;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Lenient mode: the value a person reads in what a model wrote, JSON or
+//! not quite: inside prose and code fences, with other quotes, Python and
+//! JavaScript literals, comments, bare words, loose numbers, missing or
+//! extra commas and colons, quotes left inside strings, stray brackets,
+//! several values. docs/LENIENT.md gives each rule with its example.
+//!
+//! One grammar with recovery rules over the tokens of [`lex`]: each token
+//! is read once, the open containers are a stack, and a value is added to
+//! the one open at the top of it, so the work is linear in the input. The
+//! tokens do not depend on where the input was cut, so neither does the
+//! value; and the value only grows as tokens come (a string or number is
+//! added whole, once its end is certain).
+
+mod lex;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use self::lex::{Lexer, Token};
+use super::value::{Map, Number, Value};
+
+/// A lenient reader: bytes in, pieces cut anywhere; the value so far out.
+#[derive(Clone, Debug)]
+pub(crate) struct Lenient {
+    lexer: Lexer,
+    grammar: Grammar,
+}
+
+impl Lenient {
+    pub(crate) fn new() -> Self {
+        Lenient {
+            lexer: Lexer::new(),
+            grammar: Grammar::default(),
+        }
+    }
+
+    /// Reads a piece of the input.
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
+        let grammar = &mut self.grammar;
+        self.lexer.feed(bytes, &mut |token| grammar.token(token));
+    }
+
+    /// The input ended: the token in progress is read as it stands (a
+    /// string cut short keeps its text), a key left without a value is
+    /// dropped, and every open container closes.
+    pub(crate) fn finish(&mut self) {
+        let grammar = &mut self.grammar;
+        self.lexer.finish(&mut |token| grammar.token(token));
+        self.grammar.stack.clear();
+    }
+
+    /// The value so far: what the tokens read show (a string or number
+    /// still being read is not in it yet).
+    pub(crate) fn value(&self) -> Option<&Value> {
+        self.grammar.root.as_ref()
+    }
+
+    /// Takes the value out.
+    pub(crate) fn take_value(&mut self) -> Option<Value> {
+        self.grammar.root.take()
+    }
+}
+
+/// Where an open object is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    Key,
+    Colon,
+    Value,
+    CommaOrEnd,
+}
+
+/// An open container.
+#[derive(Clone, Debug)]
+enum Frame {
+    Array,
+    Object { expect: Expect, key: Option<String> },
+}
+
+#[derive(Clone, Debug, Default)]
+struct Grammar {
+    /// The value: the first one found, or an array of them all once a
+    /// second comes.
+    root: Option<Value>,
+    several: bool,
+    /// The open containers, outermost first.
+    stack: Vec<Frame>,
+    /// Something that was no value came at the top (prose): a bare value
+    /// there is prose too from then on.
+    prose: bool,
+}
+
+/// A literal word's value (`True`, `None`, `undefined`, …), or `None`.
+fn literal(word: &str) -> Option<Value> {
+    Some(match word {
+        "true" | "True" | "TRUE" => Value::Bool(true),
+        "false" | "False" | "FALSE" => Value::Bool(false),
+        "null" | "None" | "NULL" | "Null" | "nil" | "undefined" | "NaN" | "Infinity"
+        | "-Infinity" | "+Infinity" => Value::Null,
+        _ => return None,
+    })
+}
+
+/// The value a token gives where a value is expected (`None` for
+/// punctuation).
+fn scalar(token: &Token) -> Option<Value> {
+    match token {
+        Token::Str(text, _) => Some(Value::String(text.clone())),
+        Token::Number(text) => Some(match Number::from_text(text) {
+            Some(n) => Value::Number(n),
+            None => Value::String(text.clone()),
+        }),
+        Token::Word(word) => Some(literal(word).unwrap_or_else(|| Value::String(word.clone()))),
+        Token::Punct(_) | Token::Ellipsis => None,
+    }
+}
+
+impl Grammar {
+    fn token(&mut self, token: Token) {
+        match self.stack.last().cloned() {
+            None => self.top(token),
+            Some(Frame::Array) => self.in_array(token),
+            Some(Frame::Object { expect, key }) => self.in_object(token, expect, key),
+        }
+    }
+
+    /// A token outside every container: a container starts a value; a
+    /// scalar is the value only as the first thing of the text; anything
+    /// else is prose around the JSON, and skipped.
+    fn top(&mut self, token: Token) {
+        match token {
+            Token::Punct(b'{') => self.open(Value::Object(Map::new()), true),
+            Token::Punct(b'[') => self.open(Value::Array(Vec::new()), false),
+            Token::Str(..) | Token::Number(_) if self.root.is_none() && !self.prose => {
+                if let Some(value) = scalar(&token) {
+                    self.add(value);
+                }
+            }
+            Token::Word(ref word) if self.root.is_none() && !self.prose => match literal(word) {
+                Some(value) => self.add(value),
+                None => self.prose = true,
+            },
+            Token::Punct(_) | Token::Ellipsis => {}
+            _ => self.prose = true,
+        }
+    }
+
+    fn in_array(&mut self, token: Token) {
+        match token {
+            Token::Punct(b'{') => self.open(Value::Object(Map::new()), true),
+            Token::Punct(b'[') => self.open(Value::Array(Vec::new()), false),
+            Token::Punct(b']') => self.close(false),
+            Token::Punct(b'}') => self.close(true),
+            // Commas (missing, doubled, leading, trailing) and what else
+            // is punctuation say nothing in an array.
+            Token::Punct(_) | Token::Ellipsis => {}
+            token => {
+                if let Some(value) = scalar(&token) {
+                    self.add(value);
+                }
+            }
+        }
+    }
+
+    fn in_object(&mut self, token: Token, expect: Expect, key: Option<String>) {
+        match (expect, token) {
+            (_, Token::Punct(b'}')) => {
+                if matches!(expect, Expect::Colon | Expect::Value) {
+                    // A key with no value: `null`.
+                    self.member(key, Value::Null);
+                }
+                self.close(true);
+            }
+            (_, Token::Punct(b']')) => {
+                if matches!(expect, Expect::Colon | Expect::Value) {
+                    self.member(key, Value::Null);
+                }
+                self.close(false);
+            }
+            (Expect::Key | Expect::CommaOrEnd, Token::Punct(b',')) => {
+                self.expect(Expect::Key, None);
+            }
+            (Expect::Colon | Expect::Value, Token::Punct(b',')) => {
+                self.member(key, Value::Null);
+                self.expect(Expect::Key, None);
+            }
+            (Expect::Colon, Token::Punct(b':' | b'=')) => self.expect(Expect::Value, key),
+            (Expect::Colon | Expect::Value, Token::Punct(open @ (b'{' | b'['))) => {
+                let value = match open {
+                    b'{' => Value::Object(Map::new()),
+                    _ => Value::Array(Vec::new()),
+                };
+                self.member_open(key, value, open == b'{');
+            }
+            (_, Token::Punct(_) | Token::Ellipsis) => {}
+            (Expect::Key | Expect::CommaOrEnd, token) => {
+                // A key (after a missing comma, too).
+                let text = match token {
+                    Token::Str(text, _) | Token::Number(text) | Token::Word(text) => text,
+                    _ => return,
+                };
+                self.expect(Expect::Colon, Some(text));
+            }
+            (Expect::Colon | Expect::Value, token) => {
+                if let Some(value) = scalar(&token) {
+                    self.member(key, value);
+                }
+            }
+        }
+    }
+
+    /// Sets what the open object expects next.
+    fn expect(&mut self, next: Expect, key: Option<String>) {
+        if let Some(Frame::Object { expect, key: held }) = self.stack.last_mut() {
+            *expect = next;
+            *held = key;
+        }
+    }
+
+    /// Adds member `key: value` to the open object.
+    fn member(&mut self, key: Option<String>, value: Value) {
+        if let Some(Value::Object(map)) = self.current() {
+            map.push(key.unwrap_or_default(), value);
+        }
+        self.expect(Expect::CommaOrEnd, None);
+    }
+
+    /// Adds member `key` with a container that opens.
+    fn member_open(&mut self, key: Option<String>, value: Value, object: bool) {
+        self.member(key, value);
+        self.stack.push(frame(object));
+    }
+
+    /// Adds `value` to the open array, or at the top.
+    fn add(&mut self, value: Value) {
+        if self.stack.is_empty() {
+            match (&mut self.root, self.several) {
+                (None, _) => self.root = Some(value),
+                (Some(Value::Array(items)), true) => items.push(value),
+                (Some(first), _) => {
+                    let first = core::mem::replace(first, Value::Null);
+                    self.root = Some(Value::Array(alloc::vec![first, value]));
+                    self.several = true;
+                }
+            }
+            return;
+        }
+        if let Some(Value::Array(items)) = self.current() {
+            items.push(value);
+        }
+    }
+
+    /// Opens a container where a value goes.
+    fn open(&mut self, value: Value, object: bool) {
+        self.add(value);
+        self.stack.push(frame(object));
+    }
+
+    /// A closing bracket: it closes the innermost open container of its
+    /// kind and those inside it; one that closes nothing is stray.
+    fn close(&mut self, object: bool) {
+        let Some(at) = self
+            .stack
+            .iter()
+            .rposition(|f| matches!(f, Frame::Object { .. }) == object)
+        else {
+            return;
+        };
+        self.stack.truncate(at);
+        self.expect(Expect::CommaOrEnd, None);
+    }
+
+    /// The innermost open container in the value: the last element or
+    /// member of each open one, from the top.
+    fn current(&mut self) -> Option<&mut Value> {
+        let mut value = self.root.as_mut()?;
+        if self.several {
+            value = match value {
+                Value::Array(items) => items.last_mut()?,
+                _ => return None,
+            };
+        }
+        for _ in 1..self.stack.len() {
+            value = match value {
+                Value::Array(items) => items.last_mut()?,
+                Value::Object(map) => map.values_mut().next_back()?,
+                _ => return None,
+            };
+        }
+        Some(value)
+    }
+}
+
+fn frame(object: bool) -> Frame {
+    match object {
+        true => Frame::Object {
+            expect: Expect::Key,
+            key: None,
+        },
+        false => Frame::Array,
+    }
+}
+
+#[cfg(test)]
+mod tests;

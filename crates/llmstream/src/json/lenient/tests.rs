@@ -1,0 +1,75 @@
+//! The rules, one example each, whole and at every cut.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::Lenient;
+
+/// The value `text` reads as, checked to be the same at every cut into
+/// two pieces and byte by byte.
+fn read(text: &str) -> String {
+    let whole = once(&[text.as_bytes()]);
+    let bytes = text.as_bytes();
+    for at in 0..=bytes.len() {
+        let (a, b) = bytes.split_at(at);
+        assert_eq!(once(&[a, b]), whole, "cut at {at} of {text:?}");
+    }
+    let ones: Vec<&[u8]> = bytes.chunks(1).collect();
+    assert_eq!(once(&ones), whole, "byte by byte: {text:?}");
+    whole
+}
+
+fn once(pieces: &[&[u8]]) -> String {
+    let mut lenient = Lenient::new();
+    for piece in pieces {
+        lenient.feed(piece);
+    }
+    lenient.finish();
+    lenient
+        .value()
+        .map_or_else(|| "<none>".to_string(), |v| v.to_string())
+}
+
+#[test]
+fn rules() {
+    let cases = [
+        ("{\"a\": 1}", r#"{"a":1}"#),
+        ("Here you go: {\"a\": 1} hope it helps", r#"{"a":1}"#),
+        ("```json\n{\"a\": [1, 2]}\n```", r#"{"a":[1,2]}"#),
+        ("{'a': 'b', 'c': \"d\"}", r#"{"a":"b","c":"d"}"#),
+        ("{\u{201C}a\u{201D}: \u{201C}b\u{201D}}", r#"{"a":"b"}"#),
+        (
+            "[True, False, None, undefined, NaN]",
+            "[true,false,null,null,null]",
+        ),
+        (
+            "{\"a\": 1, // one\n \"b\": 2 /* two */, # three\n}",
+            r#"{"a":1,"b":2}"#,
+        ),
+        ("{a: 1, b: hello}", r#"{"a":1,"b":"hello"}"#),
+        ("[1 2 3]", "[1,2,3]"),
+        ("[,1,,2,]", "[1,2]"),
+        ("{\"a\" 1}", r#"{"a":1}"#),
+        ("{\"a\": 1, \"b\": }", r#"{"a":1,"b":null}"#),
+        ("{\"a\": \"line\nbreak\"}", r#"{"a":"line\nbreak"}"#),
+        (
+            "{\"q\": \"He said \"hi\" to me\"}",
+            r#"{"q":"He said \"hi\" to me"}"#,
+        ),
+        ("[1, 2, ...]", "[1,2]"),
+        ("{\"a\": [1, 2}", r#"{"a":[1,2]}"#),
+        ("[1, 2]]", "[1,2]"),
+        ("[.5, +3, 1., 007]", "[0.5,3,1,7]"),
+        ("callback({\"a\": 1});", r#"{"a":1}"#),
+        ("const x = {\"a\": 1};", r#"{"a":1}"#),
+        ("{\"a\": 1}\n{\"b\": 2}", r#"[{"a":1},{"b":2}]"#),
+        ("{\"k\":\"a,]", r#"{"k":"a,]"}"#),
+        ("{\"a\": 1, \"b", r#"{"a":1}"#),
+        ("", "<none>"),
+        ("\"just a string\"", r#""just a string""#),
+        ("42", "42"),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(read(text), expected, "{text:?}");
+    }
+}
