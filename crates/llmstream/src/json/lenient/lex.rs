@@ -34,13 +34,18 @@ enum State {
         text: String,
         escape: Escape,
     },
-    /// After a string's closing quote, which counts as one unless a letter
-    /// follows it (then it was a quote inside the text).
+    /// After a string's closing quote, which counts as one unless a word
+    /// follows it (then it was a quote inside the text), but for a
+    /// literal after a space (`"a" true`: a missing colon).
     AfterQuote {
         close: char,
         text: String,
         ws: String,
+        word: String,
     },
+    /// A bare value of words where a value is expected (`hello world`,
+    /// `https://x.org/`): to the next `,` `}` `]` or line break.
+    BareValue(String),
     /// In a bare word or number.
     Word(String),
     /// In a `//` or `#` comment (to the end of the line).
@@ -71,6 +76,9 @@ enum Escape {
 #[derive(Clone, Debug)]
 pub(super) struct Lexer {
     state: State,
+    /// The grammar expects a value next: a bare word there runs over
+    /// spaces, `:` and `/` (see [`State::BareValue`]).
+    value_next: bool,
     /// A UTF-8 sequence cut by the end of a piece.
     pending: Vec<u8>,
     /// A high surrogate waiting for its low half.
@@ -98,13 +106,14 @@ impl Lexer {
     pub(super) fn new() -> Self {
         Lexer {
             state: State::Between,
+            value_next: false,
             pending: Vec::new(),
             high: None,
         }
     }
 
     /// Reads `bytes`, handing out each token completed.
-    pub(super) fn feed(&mut self, bytes: &[u8], out: &mut dyn FnMut(Token)) {
+    pub(super) fn feed(&mut self, bytes: &[u8], out: &mut dyn FnMut(Token) -> bool) {
         let mut joined;
         let mut input = bytes;
         if !self.pending.is_empty() {
@@ -121,26 +130,49 @@ impl Lexer {
 
     /// The input ended: the token in progress is handed out as it stands
     /// (a string cut short keeps its text).
-    pub(super) fn finish(&mut self, out: &mut dyn FnMut(Token)) {
+    pub(super) fn finish(&mut self, out: &mut dyn FnMut(Token) -> bool) {
         if !self.pending.is_empty() {
             self.pending.clear();
         }
         match core::mem::replace(&mut self.state, State::Between) {
-            State::Str { text, .. } => out(Token::Str(text, false)),
-            State::AfterQuote { text, .. } => out(Token::Str(text, true)),
-            State::Word(word) => out(word_token(word)),
-            State::Dots(_) => out(Token::Ellipsis),
+            State::Str { text, .. } => self.emit(out, Token::Str(text, false)),
+            State::AfterQuote {
+                close,
+                mut text,
+                ws,
+                word,
+            } => {
+                if word.is_empty() || literal_word(&word) {
+                    self.emit(out, Token::Str(text, true));
+                    if !word.is_empty() {
+                        self.emit(out, word_token(word));
+                    }
+                } else {
+                    text.push(close);
+                    text.push_str(&ws);
+                    text.push_str(&word);
+                    self.emit(out, Token::Str(text, false));
+                }
+            }
+            State::BareValue(text) => self.emit(out, bare_token(text)),
+            State::Word(word) => self.emit(out, word_token(word)),
+            State::Dots(_) => self.emit(out, Token::Ellipsis),
             _ => {}
         }
     }
 
-    fn chars(&mut self, text: &str, out: &mut dyn FnMut(Token)) {
+    /// Hands `token` out, and notes whether a value comes next.
+    fn emit(&mut self, out: &mut dyn FnMut(Token) -> bool, token: Token) {
+        self.value_next = out(token);
+    }
+
+    fn chars(&mut self, text: &str, out: &mut dyn FnMut(Token) -> bool) {
         for c in text.chars() {
             self.char(c, out);
         }
     }
 
-    fn char(&mut self, c: char, out: &mut dyn FnMut(Token)) {
+    fn char(&mut self, c: char, out: &mut dyn FnMut(Token) -> bool) {
         match &mut self.state {
             State::Between => self.start(c, out),
             State::Str {
@@ -187,29 +219,55 @@ impl Lexer {
                         close,
                         text,
                         ws: String::new(),
+                        word: String::new(),
                     };
                 } else {
                     text.push(c);
                 }
             }
-            State::AfterQuote { close, text, ws } => {
-                if c.is_whitespace() && c != '\n' {
-                    ws.push(c);
+            State::AfterQuote {
+                close,
+                text,
+                ws,
+                word,
+            } => {
+                if c.is_alphabetic() && (!ws.is_empty() || !word.is_empty()) && word.len() < 16 {
+                    // A word after a space: a literal ends the string.
+                    word.push(c);
                     return;
                 }
-                // A letter right after the quote: a quote inside the text
-                // (`"He said "hi" to me"`); anything else ends the string.
-                if !c.is_alphabetic() {
+                if word.is_empty() && !c.is_alphabetic() {
+                    if c.is_whitespace() && c != '\n' {
+                        ws.push(c);
+                        return;
+                    }
+                    // Anything but a word: the string ended.
                     let text = core::mem::take(text);
                     self.state = State::Between;
-                    out(Token::Str(text, true));
+                    self.emit(out, Token::Str(text, true));
                     self.start(c, out);
                     return;
                 }
+                let (close, mut text, ws, word) = (
+                    *close,
+                    core::mem::take(text),
+                    core::mem::take(ws),
+                    core::mem::take(word),
+                );
+                if !word.is_empty() && literal_word(&word) && !is_word(c) {
+                    // `"a" true`: the string ended, and a literal follows.
+                    self.state = State::Between;
+                    self.emit(out, Token::Str(text, true));
+                    for w in ws.chars().chain(word.chars()) {
+                        self.char(w, out);
+                    }
+                    self.char(c, out);
+                    return;
+                }
                 // A quote inside the text: the string goes on.
-                let (close, mut text, ws) = (*close, core::mem::take(text), core::mem::take(ws));
                 text.push(close);
                 text.push_str(&ws);
+                text.push_str(&word);
                 self.state = State::Str {
                     close,
                     text,
@@ -217,14 +275,26 @@ impl Lexer {
                 };
                 self.char(c, out);
             }
+            State::BareValue(text) => {
+                if matches!(c, ',' | '}' | ']' | '\n' | '\r') {
+                    let text = core::mem::take(text);
+                    self.state = State::Between;
+                    self.emit(out, bare_token(text));
+                    self.start(c, out);
+                } else {
+                    text.push(c);
+                }
+            }
             State::Word(word) => {
-                if is_word(c) {
+                // Where a value is expected, `12:30`, `1/3` and dates are
+                // one word.
+                if is_word(c) || (self.value_next && matches!(c, ':' | '/')) {
                     word.push(c);
                     return;
                 }
                 let word = core::mem::take(word);
                 self.state = State::Between;
-                out(word_token(word));
+                self.emit(out, word_token(word));
                 self.start(c, out);
             }
             State::LineComment => {
@@ -266,7 +336,7 @@ impl Lexer {
                     self.char(c, out);
                 } else {
                     self.state = State::Between;
-                    out(Token::Str(String::new(), true));
+                    self.emit(out, Token::Str(String::new(), true));
                     self.start(c, out);
                 }
             }
@@ -290,7 +360,7 @@ impl Lexer {
                 let n = *n;
                 self.state = State::Between;
                 if n >= 2 {
-                    out(Token::Ellipsis);
+                    self.emit(out, Token::Ellipsis);
                     self.start(c, out);
                 } else if c.is_ascii_digit() {
                     // `.5`
@@ -304,9 +374,11 @@ impl Lexer {
     }
 
     /// `c` between tokens.
-    fn start(&mut self, c: char, out: &mut dyn FnMut(Token)) {
+    fn start(&mut self, c: char, out: &mut dyn FnMut(Token) -> bool) {
         match c {
-            '{' | '}' | '[' | ']' | ':' | ',' | '(' | ')' | ';' | '=' => out(Token::Punct(c as u8)),
+            '{' | '}' | '[' | ']' | ':' | ',' | '(' | ')' | ';' | '=' => {
+                self.emit(out, Token::Punct(c as u8))
+            }
             '#' => self.state = State::LineComment,
             '/' => self.state = State::Slash,
             '`' => self.state = State::Ticks(1),
@@ -319,6 +391,10 @@ impl Lexer {
                         text: String::new(),
                         escape: Escape::None,
                     };
+                } else if c.is_alphabetic() && self.value_next {
+                    let mut text = String::new();
+                    text.push(c);
+                    self.state = State::BareValue(text);
                 } else if is_word(c) {
                     let mut word = String::new();
                     word.push(c);
@@ -352,6 +428,21 @@ fn push_unit(text: &mut String, high: &mut Option<u32>, unit: u32) {
     }
 }
 
+/// Whether `word` is a literal (`true`, `None`, `undefined`, …).
+fn literal_word(word: &str) -> bool {
+    super::literal(word).is_some()
+}
+
+/// The token of a bare value: its text without the spaces around it, read
+/// as a word when it is one.
+fn bare_token(text: String) -> Token {
+    let trimmed = text.trim();
+    if !trimmed.contains(char::is_whitespace) {
+        return word_token(String::from(trimmed));
+    }
+    Token::Word(String::from(trimmed))
+}
+
 /// The token of a finished bare word: a number when it reads as one.
 fn word_token(word: String) -> Token {
     match loose_number(&word) {
@@ -363,6 +454,36 @@ fn word_token(word: String) -> Token {
 /// `word` as a JSON number, if it is one written loosely: a sign `+`,
 /// no digit before or after the point (`.5`, `1.`), leading zeros.
 fn loose_number(word: &str) -> Option<String> {
+    // `1_000`: digit separators, between digits only.
+    let plain;
+    let word = if word.contains('_') {
+        let bytes = word.as_bytes();
+        let between = bytes.iter().enumerate().all(|(i, &b)| {
+            b != b'_'
+                || (i > 0
+                    && bytes.get(i - 1).is_some_and(u8::is_ascii_digit)
+                    && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+        });
+        if !between {
+            return None;
+        }
+        plain = word.replace('_', "");
+        plain.as_str()
+    } else {
+        word
+    };
+    // `2e`, `2e-`: an exponent that never came.
+    let word = match word.trim_end_matches(['+', '-']).strip_suffix(['e', 'E']) {
+        Some(base)
+            if base
+                .bytes()
+                .last()
+                .is_some_and(|b| b.is_ascii_digit() || b == b'.') =>
+        {
+            base
+        }
+        _ => word,
+    };
     let bytes = word.as_bytes();
     let (sign, rest) = match bytes.first()? {
         b'-' => ("-", word.get(1..)?),
@@ -384,8 +505,12 @@ fn loose_number(word: &str) -> Option<String> {
     if !int.is_empty() && !digits(int) || frac.is_some_and(|f| !f.is_empty() && !digits(f)) {
         return None;
     }
+    // `0789`, `00.`: leading zeros make an identifier, a version, a
+    // phone number: text, not a number.
+    if int.len() > 1 && int.starts_with('0') {
+        return None;
+    }
     let mut out = String::from(sign);
-    let int = int.trim_start_matches('0');
     out.push_str(if int.is_empty() { "0" } else { int });
     if let Some(frac) = frac.filter(|f| !f.is_empty()) {
         out.push('.');

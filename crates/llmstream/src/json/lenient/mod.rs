@@ -24,18 +24,32 @@ use super::value::{Map, Number, Value};
 pub(crate) struct Lenient {
     lexer: Lexer,
     grammar: Grammar,
+    /// The input while no value has been found, up to [`MAX_TEXT`]: a text
+    /// with no value in it is read as one string.
+    head: Option<Vec<u8>>,
 }
+
+/// The most input kept for a text that may turn out to hold no value.
+const MAX_TEXT: usize = 1 << 20;
 
 impl Lenient {
     pub(crate) fn new() -> Self {
         Lenient {
             lexer: Lexer::new(),
             grammar: Grammar::default(),
+            head: Some(Vec::new()),
         }
     }
 
     /// Reads a piece of the input.
     pub(crate) fn feed(&mut self, bytes: &[u8]) {
+        if let Some(head) = self.head.as_mut() {
+            if self.grammar.root.is_none() && head.len() + bytes.len() <= MAX_TEXT {
+                head.extend_from_slice(bytes);
+            } else {
+                self.head = None;
+            }
+        }
         let grammar = &mut self.grammar;
         self.lexer.feed(bytes, &mut |token| grammar.token(token));
     }
@@ -47,6 +61,14 @@ impl Lenient {
         let grammar = &mut self.grammar;
         self.lexer.finish(&mut |token| grammar.token(token));
         self.grammar.stack.clear();
+        // A text with no value in it (`hello world`, `ES2020`): the text.
+        if let (None, Some(head)) = (&self.grammar.root, self.head.take()) {
+            let head = String::from_utf8_lossy(&head);
+            let text = head.trim();
+            if !text.is_empty() {
+                self.grammar.root = Some(Value::String(String::from(text)));
+            }
+        }
     }
 
     /// The value so far: what the tokens read show (a string or number
@@ -88,10 +110,12 @@ struct Grammar {
     /// Something that was no value came at the top (prose): a bare value
     /// there is prose too from then on.
     prose: bool,
+    /// A container was read at the top: scalars there are prose.
+    container_at_top: bool,
 }
 
 /// A literal word's value (`True`, `None`, `undefined`, …), or `None`.
-fn literal(word: &str) -> Option<Value> {
+pub(super) fn literal(word: &str) -> Option<Value> {
     Some(match word {
         "true" | "True" | "TRUE" => Value::Bool(true),
         "false" | "False" | "FALSE" => Value::Bool(false),
@@ -110,17 +134,26 @@ fn scalar(token: &Token) -> Option<Value> {
             Some(n) => Value::Number(n),
             None => Value::String(text.clone()),
         }),
+        // A sign alone is no number (and no invented 0).
+        Token::Word(word) if matches!(word.as_str(), "-" | "+") => None,
         Token::Word(word) => Some(literal(word).unwrap_or_else(|| Value::String(word.clone()))),
         Token::Punct(_) | Token::Ellipsis => None,
     }
 }
 
 impl Grammar {
-    fn token(&mut self, token: Token) {
+    /// Reads a token; whether a value is expected next (where bare words
+    /// run on: see the lexer).
+    fn token(&mut self, token: Token) -> bool {
         match self.stack.last().cloned() {
             None => self.top(token),
             Some(Frame::Array) => self.in_array(token),
             Some(Frame::Object { expect, key }) => self.in_object(token, expect, key),
+        }
+        match self.stack.last() {
+            None => false,
+            Some(Frame::Array) => true,
+            Some(Frame::Object { expect, .. }) => *expect == Expect::Value,
         }
     }
 
@@ -131,15 +164,18 @@ impl Grammar {
         match token {
             Token::Punct(b'{') => self.open(Value::Object(Map::new()), true),
             Token::Punct(b'[') => self.open(Value::Array(Vec::new()), false),
-            Token::Str(..) | Token::Number(_) if self.root.is_none() && !self.prose => {
+            Token::Str(..) | Token::Number(_) if !self.prose && !self.container_at_top => {
                 if let Some(value) = scalar(&token) {
                     self.add(value);
                 }
             }
-            Token::Word(ref word) if self.root.is_none() && !self.prose => match literal(word) {
+            Token::Word(ref word) if !self.prose && !self.container_at_top => match literal(word) {
                 Some(value) => self.add(value),
                 None => self.prose = true,
             },
+            // A call around the value (JSONP, `NumberLong(2)`): what is
+            // inside is the value.
+            Token::Punct(b'(') if self.root.is_none() => self.prose = false,
             Token::Punct(_) | Token::Ellipsis => {}
             _ => self.prose = true,
         }
@@ -252,6 +288,9 @@ impl Grammar {
 
     /// Opens a container where a value goes.
     fn open(&mut self, value: Value, object: bool) {
+        if self.stack.is_empty() {
+            self.container_at_top = true;
+        }
         self.add(value);
         self.stack.push(frame(object));
     }
