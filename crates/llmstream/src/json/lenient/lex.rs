@@ -79,6 +79,8 @@ pub(super) struct Lexer {
     /// The grammar expects a value next: a bare word there runs over
     /// spaces, `:` and `/` (see [`State::BareValue`]).
     value_next: bool,
+    /// The word just read was `+`.
+    joined: bool,
     /// A UTF-8 sequence cut by the end of a piece.
     pending: Vec<u8>,
     /// A high surrogate waiting for its low half.
@@ -107,6 +109,7 @@ impl Lexer {
         Lexer {
             state: State::Between,
             value_next: false,
+            joined: false,
             pending: Vec::new(),
             high: None,
         }
@@ -161,6 +164,12 @@ impl Lexer {
         }
     }
 
+    /// The last word was a `+` (joining strings): a quote after it opens
+    /// the next string.
+    fn value_next_is_join(&self) -> bool {
+        self.joined
+    }
+
     /// Hands `token` out, and notes whether a value comes next.
     fn emit(&mut self, out: &mut dyn FnMut(Token) -> bool, token: Token) {
         self.value_next = out(token);
@@ -213,7 +222,10 @@ impl Lexer {
                 }
                 if c == '\\' {
                     *escape = Escape::Backslash;
-                } else if c == *close || (*close == '"' && matches!(c, '\u{201D}')) {
+                } else if c == *close
+                    || (*close == '"' && c == '\u{201D}')
+                    || (*close == '`' && matches!(c, '\u{B4}' | '\''))
+                {
                     let (close, text) = (*close, core::mem::take(text));
                     self.state = State::AfterQuote {
                         close,
@@ -264,6 +276,25 @@ impl Lexer {
                     self.char(c, out);
                     return;
                 }
+                // `"b,"c": 1`: the string ended before its comma, and this
+                // quote opens the next one.
+                if ws.is_empty() && text.trim_end().ends_with(',') {
+                    let end = text.trim_end().len() - 1;
+                    text.truncate(end);
+                    self.state = State::Between;
+                    self.emit(out, Token::Str(text, true));
+                    self.emit(out, Token::Punct(b','));
+                    self.state = State::Str {
+                        close,
+                        text: String::new(),
+                        escape: Escape::None,
+                    };
+                    for w in word.chars() {
+                        self.char(w, out);
+                    }
+                    self.char(c, out);
+                    return;
+                }
                 // A quote inside the text: the string goes on.
                 text.push(close);
                 text.push_str(&ws);
@@ -276,16 +307,41 @@ impl Lexer {
                 self.char(c, out);
             }
             State::BareValue(text) => {
-                if matches!(c, ',' | '}' | ']' | '\n' | '\r') {
+                if matches!(c, ',' | '}' | ']' | '\n' | '\r' | '"') {
+                    let stuck = c == '"' && !text.ends_with(char::is_whitespace);
                     let text = core::mem::take(text);
                     self.state = State::Between;
                     self.emit(out, bare_token(text));
+                    // A quote stuck to the words closes nothing (`foo",`);
+                    // after a space it opens a string.
+                    if !stuck {
+                        self.start(c, out);
+                    }
+                } else if c == '(' && !text.contains(|c: char| !is_word(c)) {
+                    // `ObjectId("1")`: a call, whose argument is the value.
+                    let text = core::mem::take(text);
+                    self.state = State::Between;
+                    self.emit(out, Token::Word(text));
                     self.start(c, out);
                 } else {
                     text.push(c);
                 }
             }
             State::Word(word) => {
+                // A comment right after a word (`2/*note*/`).
+                if matches!(c, '*' | '/') && word.ends_with('/') && !word.ends_with(":/") {
+                    word.pop();
+                    let word = core::mem::take(word);
+                    self.state = if c == '*' {
+                        State::BlockComment { star: false }
+                    } else {
+                        State::LineComment
+                    };
+                    if !word.is_empty() {
+                        self.emit(out, word_token(word));
+                    }
+                    return;
+                }
                 // Where a value is expected, `12:30`, `1/3` and dates are
                 // one word.
                 if is_word(c) || (self.value_next && matches!(c, ':' | '/')) {
@@ -294,8 +350,13 @@ impl Lexer {
                 }
                 let word = core::mem::take(word);
                 self.state = State::Between;
+                self.joined = word == "+";
                 self.emit(out, word_token(word));
-                self.start(c, out);
+                // A quote stuck to a bare word closes nothing (`a",`); not
+                // after a `+` joining strings.
+                if c != '"' || self.value_next_is_join() {
+                    self.start(c, out);
+                }
             }
             State::LineComment => {
                 if c == '\n' {

@@ -112,6 +112,13 @@ struct Grammar {
     prose: bool,
     /// A container was read at the top: scalars there are prose.
     container_at_top: bool,
+    /// The last token was a string (a `+` may join the next to it).
+    last_string: bool,
+    /// A `+` came after a string: the next string joins it.
+    join: bool,
+    /// The open tuples `( … )`: their depth in `stack`, and whether a
+    /// comma came in them.
+    parens: Vec<(usize, bool)>,
 }
 
 /// A literal word's value (`True`, `None`, `undefined`, …), or `None`.
@@ -145,15 +152,52 @@ impl Grammar {
     /// Reads a token; whether a value is expected next (where bare words
     /// run on: see the lexer).
     fn token(&mut self, token: Token) -> bool {
+        // `"a" + "b"`: strings joined with `+` (JavaScript) are one.
+        let join = core::mem::take(&mut self.join);
+        match &token {
+            Token::Word(plus) if plus == "+" && self.last_string => {
+                self.join = true;
+                return self.value_next();
+            }
+            Token::Str(text, _) if join => {
+                if let Some(Value::String(last)) = self.last_value() {
+                    last.push_str(text);
+                    return self.value_next();
+                }
+            }
+            _ => {}
+        }
+        self.last_string = matches!(token, Token::Str(..));
         match self.stack.last().cloned() {
             None => self.top(token),
             Some(Frame::Array) => self.in_array(token),
             Some(Frame::Object { expect, key }) => self.in_object(token, expect, key),
         }
+        self.value_next()
+    }
+
+    /// Whether a value is expected next.
+    fn value_next(&self) -> bool {
         match self.stack.last() {
             None => false,
             Some(Frame::Array) => true,
             Some(Frame::Object { expect, .. }) => *expect == Expect::Value,
+        }
+    }
+
+    /// The value added last: the open array's last element, the open
+    /// object's last member's, or the top one.
+    fn last_value(&mut self) -> Option<&mut Value> {
+        if self.stack.is_empty() {
+            return match (self.root.as_mut()?, self.several) {
+                (Value::Array(items), true) => items.last_mut(),
+                (value, _) => Some(value),
+            };
+        }
+        match self.current()? {
+            Value::Array(items) => items.last_mut(),
+            Value::Object(map) => map.values_mut().next_back(),
+            _ => None,
         }
     }
 
@@ -174,8 +218,9 @@ impl Grammar {
                 None => self.prose = true,
             },
             // A call around the value (JSONP, `NumberLong(2)`): what is
-            // inside is the value.
-            Token::Punct(b'(') if self.root.is_none() => self.prose = false,
+            // inside is the value; without one, a tuple.
+            Token::Punct(b'(') if self.root.is_none() && self.prose => self.prose = false,
+            Token::Punct(b'(') if !self.prose => self.open_paren(),
             Token::Punct(_) | Token::Ellipsis => {}
             _ => self.prose = true,
         }
@@ -185,8 +230,16 @@ impl Grammar {
         match token {
             Token::Punct(b'{') => self.open(Value::Object(Map::new()), true),
             Token::Punct(b'[') => self.open(Value::Array(Vec::new()), false),
+            Token::Punct(b'(') => self.open_paren(),
             Token::Punct(b']') => self.close(false),
+            Token::Punct(b')') => self.close_paren(),
             Token::Punct(b'}') => self.close(true),
+            Token::Punct(b',') => {
+                let depth = self.stack.len();
+                if let Some((at, comma)) = self.parens.last_mut() {
+                    *comma |= *at == depth;
+                }
+            }
             // Commas (missing, doubled, leading, trailing) and what else
             // is punctuation say nothing in an array.
             Token::Punct(_) | Token::Ellipsis => {}
@@ -221,12 +274,15 @@ impl Grammar {
                 self.expect(Expect::Key, None);
             }
             (Expect::Colon, Token::Punct(b':' | b'=')) => self.expect(Expect::Value, key),
-            (Expect::Colon | Expect::Value, Token::Punct(open @ (b'{' | b'['))) => {
+            (Expect::Colon | Expect::Value, Token::Punct(open @ (b'{' | b'[' | b'('))) => {
                 let value = match open {
                     b'{' => Value::Object(Map::new()),
                     _ => Value::Array(Vec::new()),
                 };
                 self.member_open(key, value, open == b'{');
+                if open == b'(' {
+                    self.parens.push((self.stack.len(), false));
+                }
             }
             (_, Token::Punct(_) | Token::Ellipsis) => {}
             (Expect::Key | Expect::CommaOrEnd, token) => {
@@ -295,6 +351,34 @@ impl Grammar {
         self.stack.push(frame(object));
     }
 
+    /// `(`: a tuple, an array (or, with one element and no comma, a
+    /// group: that element).
+    fn open_paren(&mut self) {
+        self.open(Value::Array(Vec::new()), false);
+        self.parens.push((self.stack.len(), false));
+    }
+
+    /// `)`: closes the tuple it ends, a group of one becoming its element.
+    fn close_paren(&mut self) {
+        let depth = self.stack.len();
+        if let Some(&(at, comma)) = self.parens.last() {
+            if at == depth {
+                self.parens.pop();
+                if !comma {
+                    if let Some(group) = self.current() {
+                        if let Value::Array(items) = group {
+                            if items.len() == 1 {
+                                let only = items.pop().unwrap_or(Value::Null);
+                                *group = only;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.close(false);
+    }
+
     /// A closing bracket: it closes the innermost open container of its
     /// kind and those inside it; one that closes nothing is stray.
     fn close(&mut self, object: bool) {
@@ -306,6 +390,8 @@ impl Grammar {
             return;
         };
         self.stack.truncate(at);
+        let depth = self.stack.len();
+        self.parens.retain(|&(open, _)| open <= depth);
         self.expect(Expect::CommaOrEnd, None);
     }
 
