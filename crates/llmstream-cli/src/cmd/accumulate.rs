@@ -49,6 +49,11 @@ pub struct AccumulateArgs {
     /// says so).
     #[arg(long)]
     pub strict_sse_end: bool,
+    /// Read tool-call arguments that are not JSON (single quotes, Python
+    /// literals, missing commas…) in lenient mode, as `repair` does; the
+    /// call's `arguments_error` then has kind `repaired`.
+    #[arg(long)]
+    pub lenient_arguments: bool,
 }
 
 fn pipeline_for(args: &AccumulateArgs) -> Pipeline {
@@ -59,7 +64,9 @@ fn pipeline_for(args: &AccumulateArgs) -> Pipeline {
         ProviderArg::Anthropic => Pipeline::with_provider(Provider::Anthropic),
         ProviderArg::Gemini => Pipeline::with_provider(Provider::Gemini),
     };
-    pipeline.read_unterminated_event(!args.strict_sse_end)
+    pipeline
+        .read_unterminated_event(!args.strict_sse_end)
+        .lenient_arguments(args.lenient_arguments)
 }
 
 pub fn run(args: &AccumulateArgs) -> Result<(), Failure> {

@@ -35,7 +35,9 @@ pub struct JsonArgs {
     /// A document cut short is not an error: print the snapshot at the end.
     #[arg(long)]
     pub partial: bool,
-    /// Accept trailing commas.
+    /// Lenient mode: read what models really write (JSON inside prose and
+    /// fences, other quotes, Python literals, comments, bare words, missing
+    /// commas…; docs/LENIENT.md). It reports no events.
     #[arg(long)]
     pub lenient: bool,
 }
@@ -52,9 +54,11 @@ pub struct RepairArgs {
 pub fn run(args: &JsonArgs) -> Result<(), Failure> {
     // Events need no live value: without one, an endless stream of them
     // runs in bounded memory.
-    let options = Options::new()
-        .trailing_commas(args.lenient)
-        .snapshot(args.emit != Emit::Events);
+    let options = match args.lenient {
+        true => Options::lenient(),
+        false => Options::new(),
+    }
+    .snapshot(args.emit != Emit::Events);
     let mut parser = Parser::with_options(options);
     let mut out = Lines::new();
     let mut position = Position::default();
@@ -136,7 +140,7 @@ pub fn run(args: &JsonArgs) -> Result<(), Failure> {
 }
 
 pub fn repair(args: &RepairArgs) -> Result<(), Failure> {
-    let mut parser = Parser::with_options(Options::new().trailing_commas(true));
+    let mut parser = Parser::with_options(Options::lenient());
     let mut position = Position::default();
     args.input.each_piece(|piece| {
         parser

@@ -316,12 +316,25 @@ fn repair_gives_the_best_effort_value() {
                 .stdout(format!("{expected}\n"));
         }
     }
-    llmstream()
-        .arg("repair")
-        .write_stdin(r#"{"a" 1"#)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("at byte 5"));
+    // Lenient mode reads what no continuation makes JSON, as a person
+    // would: a missing colon, prose and a fence around the value.
+    for (input, expected) in [
+        (r#"{"a" 1"#, r#"{"a":1}"#),
+        (
+            "Sure:
+```json
+{'a': True, b: None} // done
+```",
+            r#"{"a":true,"b":null}"#,
+        ),
+    ] {
+        llmstream()
+            .arg("repair")
+            .write_stdin(input)
+            .assert()
+            .success()
+            .stdout(format!("{expected}\n"));
+    }
 }
 
 /// No reading yields a value from nothing: exit 1, as `json` does, and

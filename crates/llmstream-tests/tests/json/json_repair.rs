@@ -7,10 +7,20 @@
 //! containing brackets, unrecoverable input. Where our policy differs from
 //! Symfony's expectation the test says so (a dangling key or colon is
 //! dropped, not given a `null` value). Then the cases that parser gets
-//! wrong or gives up on, which we must get right, and our own strictness:
-//! input no continuation could fix is an error, never a silent truncation.
+//! wrong or gives up on, which we must get right. Last, the strict
+//! partial reader (`Parser::finish_partial` in strict mode), which
+//! `repair` reads the same as wherever it gives a value: input no
+//! continuation could fix is an error there, never a silent truncation.
 
-use llmstream::json::{repair, repair_bytes, ErrorKind, Expected};
+use llmstream::json::{repair, repair_bytes, Error, ErrorKind, Expected, Parser, Value};
+
+/// The strict partial reader: the value of a text cut short, or the error
+/// where no continuation could make it JSON.
+pub(crate) fn strict_partial(input: &[u8]) -> Result<Option<Value>, Error> {
+    let mut parser = Parser::new();
+    parser.feed(input)?;
+    parser.finish_partial()
+}
 
 /// Repairs `input` and returns the compact JSON of the value (numbers keep
 /// their text, so `1.` repaired shows as `1`).
@@ -135,7 +145,9 @@ fn symfony_strings_containing_brackets() {
 
 #[test]
 fn symfony_unrecoverable_input_is_an_error() {
-    let err = repair("not json at all !!!").unwrap_err();
+    // Lenient mode reads a text with no value in it as that text.
+    assert_eq!(repaired("not json at all !!!"), r#""not json at all !!!""#);
+    let err = strict_partial(b"not json at all !!!").unwrap_err();
     assert!(!err.is_incomplete());
     assert_eq!(
         err.kind(),
@@ -223,11 +235,12 @@ fn cut_key_is_dropped() {
     ]);
 }
 
-// ----- strictness: only what a continuation could fix is repaired -----
+// ----- the strict partial reader: only what a continuation could fix -----
 
 #[test]
 fn missing_comma_is_an_error_not_a_truncation() {
-    let err = repair("[1 2").unwrap_err();
+    assert_eq!(repaired("[1 2"), "[1,2]");
+    let err = strict_partial(b"[1 2").unwrap_err();
     assert!(!err.is_incomplete());
     assert_eq!(err.offset(), 3);
     assert_eq!(
@@ -241,7 +254,8 @@ fn missing_comma_is_an_error_not_a_truncation() {
 
 #[test]
 fn missing_colon_is_an_error_not_a_truncation() {
-    let err = repair(r#"{"a" 1"#).unwrap_err();
+    assert_eq!(repaired(r#"{"a" 1"#), r#"{"a":1}"#);
+    let err = strict_partial(br#"{"a" 1"#).unwrap_err();
     assert!(!err.is_incomplete());
     assert_eq!(err.offset(), 5);
     assert_eq!(
@@ -270,8 +284,9 @@ fn other_invalid_input_is_an_error() {
         "[,",
         "\u{feff}{}",
     ] {
-        let result = repair(input);
-        assert!(result.is_err(), "repair({input:?}) = {result:?}");
+        assert!(repair(input).is_ok(), "lenient mode takes {input:?}");
+        let result = strict_partial(input.as_bytes());
+        assert!(result.is_err(), "strict_partial({input:?}) = {result:?}");
         assert!(!result.unwrap_err().is_incomplete(), "{input:?}");
     }
 }
@@ -316,9 +331,13 @@ fn cut_utf8_at_the_end_is_dropped_but_invalid_utf8_is_an_error() {
     assert_eq!(value.to_json(), r#"["a"]"#);
     let value = repair_bytes(b"[\"a\xC3").unwrap().unwrap();
     assert_eq!(value.to_json(), r#"["a"]"#);
-    let err = repair_bytes(b"[\"a\xFF").unwrap_err();
+    // Lenient mode reads invalid UTF-8 as U+FFFD; the strict reader
+    // stops there.
+    let value = repair_bytes(b"[\"a\xFF").unwrap().unwrap();
+    assert_eq!(value.to_json(), "[\"a\u{FFFD}\"]");
+    let err = strict_partial(b"[\"a\xFF").unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::InvalidUtf8);
-    let err = repair_bytes(b"[\"a\xC3\x28").unwrap_err();
+    let err = strict_partial(b"[\"a\xC3\x28").unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::InvalidUtf8);
 }
 

@@ -13,5 +13,6 @@ mod json_tape;
 mod json_test_suite;
 mod json_value_api;
 mod lenient_suites;
+mod partial_suites;
 mod serde_partial;
 mod serde_value;

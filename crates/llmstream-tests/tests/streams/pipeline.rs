@@ -347,3 +347,88 @@ fn an_unterminated_last_event_is_read_or_said() {
         ["the body ended inside SSE event 2, without its closing blank line: its 12 bytes of data were discarded: it is not a whole payload"]
     );
 }
+
+/// A tool call whose arguments a model wrote in Python's dialect, in
+/// three fragments.
+const PYTHONIC_CALL: &str = concat!(
+    r#"data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"weather","arguments":"{'city': "}}]}}]}"#,
+    "\n\n",
+    r#"data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"'Paris', units: None,"}}]}}]}"#,
+    "\n\n",
+    r#"data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":" days: 3}"}}]},"finish_reason":"tool_calls"}]}"#,
+    "\n\n",
+    "data: [DONE]\n\n",
+);
+
+/// Off by default, arguments that are not JSON stay their text with the
+/// parser's error; with `lenient_arguments` they are lenient mode's
+/// reading, and the call's end event says it was a repair, and where the
+/// text stopped being JSON.
+#[test]
+fn lenient_arguments_repair_a_call_and_say_so() {
+    use llmstream::providers::ArgumentsError;
+    let body = PYTHONIC_CALL.as_bytes();
+    let (_, message) = run(Some(Provider::OpenAiChat), body);
+    let message = message.unwrap();
+    let call = &message.choices.get(&0).unwrap().tool_calls.get(&0).unwrap();
+    assert_eq!(
+        call.arguments.as_ref().unwrap().as_str(),
+        Some("{'city': 'Paris', units: None, days: 3}")
+    );
+    assert!(matches!(
+        call.arguments_error,
+        Some(ArgumentsError::Json(_))
+    ));
+
+    let read = |pieces: Vec<&[u8]>| {
+        let mut pipeline = Pipeline::with_provider(Provider::OpenAiChat).lenient_arguments(true);
+        let mut events = Vec::new();
+        for piece in pieces {
+            pipeline.feed(piece).unwrap();
+            events.extend(std::iter::from_fn(|| pipeline.next_event()));
+        }
+        pipeline.finish().unwrap();
+        events.extend(std::iter::from_fn(|| pipeline.next_event()));
+        (events, pipeline.message().cloned().unwrap())
+    };
+    let (events, message) = read(vec![body]);
+    assert_eq!(
+        read(body.chunks(1).collect()),
+        (events.clone(), message.clone())
+    );
+    let call = &message.choices.get(&0).unwrap().tool_calls.get(&0).unwrap();
+    assert_eq!(
+        call.arguments.as_ref().unwrap().to_json(),
+        r#"{"city":"Paris","units":null,"days":3}"#
+    );
+    let Some(ArgumentsError::Repaired(error)) = &call.arguments_error else {
+        panic!("a repair, said: {:?}", call.arguments_error);
+    };
+    assert_eq!(error.offset(), 1, "the single quote");
+    let end = events
+        .iter()
+        .find_map(|event| match event {
+            StreamEvent::ToolCallEnd {
+                arguments,
+                arguments_error,
+                ..
+            } => Some((arguments, arguments_error)),
+            _ => None,
+        })
+        .expect("the call ends");
+    assert_eq!(end.0, call.arguments.as_ref().unwrap());
+    assert_eq!(end.1, &call.arguments_error);
+    // The event's JSON form says so, and reads back.
+    let form = ArgumentsError::Repaired(error.clone()).to_value();
+    assert_eq!(form.get("kind").and_then(|k| k.as_str()), Some("repaired"));
+    assert_eq!(
+        ArgumentsError::from_value(&form),
+        Some(ArgumentsError::Repaired(error.clone()))
+    );
+    // The message rebuilt from the events is the same.
+    let mut folded = Message::new(Provider::OpenAiChat);
+    for event in &events {
+        folded.apply(event);
+    }
+    assert_eq!(folded, message);
+}

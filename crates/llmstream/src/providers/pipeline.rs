@@ -69,6 +69,8 @@ pub struct Pipeline {
     /// is read when its data is a whole payload; see
     /// [`Pipeline::read_unterminated_event`].
     read_unterminated: bool,
+    /// Tool-call arguments that are not JSON are read in lenient mode.
+    lenient_arguments: bool,
 }
 
 /// The stream itself could not be read (an SSE limit was exceeded).
@@ -107,7 +109,20 @@ impl Pipeline {
             lead: alloc::vec::Vec::new(),
             values: None,
             read_unterminated: true,
+            lenient_arguments: false,
         }
+    }
+
+    /// Whether tool-call arguments that are not JSON (single quotes,
+    /// Python literals, a missing comma…) are read in lenient mode
+    /// ([`json::Options::lenient`](crate::json::Options::lenient)) at the
+    /// call's end: off by default. When it repairs, the call's
+    /// [`StreamEvent::ToolCallEnd`] (and its `arguments_error`) carries
+    /// [`ArgumentsError::Repaired`](super::ArgumentsError::Repaired), with
+    /// where the text stopped being JSON.
+    pub fn lenient_arguments(mut self, on: bool) -> Self {
+        self.lenient_arguments = on;
+        self
     }
 
     /// Whether an SSE event the body ended inside, without its closing
@@ -482,6 +497,8 @@ impl Pipeline {
             };
             let limits = self.limits.as_deref().copied().unwrap_or_default();
             let mut acc = provider.accumulator_with(limits);
+            acc.builder_mut()
+                .set_lenient_arguments(self.lenient_arguments);
             if let Some(error) = self.early_error.take() {
                 // The event was already reported: applied, not queued again.
                 acc.builder_mut().record(&StreamEvent::Error(error));

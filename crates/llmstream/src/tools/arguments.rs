@@ -27,6 +27,10 @@ pub struct ArgumentStream {
     events: VecDeque<ArgumentEvent>,
     /// The final arguments, once [`ArgumentStream::finish`] was called.
     value: Option<Value>,
+    /// Invalid JSON is read in lenient mode at the end.
+    lenient: bool,
+    /// The final arguments are lenient mode's reading of invalid JSON.
+    repaired: bool,
 }
 
 /// What a fragment revealed about the arguments: the one argument event
@@ -76,6 +80,8 @@ impl ArgumentStream {
             budget: Budget::default(),
             events: VecDeque::new(),
             value: None,
+            lenient: false,
+            repaired: false,
         }
     }
 
@@ -90,7 +96,31 @@ impl ArgumentStream {
             budget: Budget::default(),
             events: VecDeque::new(),
             value: None,
+            lenient: false,
+            repaired: false,
         }
+    }
+
+    /// Whether arguments that turn out not to be JSON are read in lenient
+    /// mode at their end ([`json::repair`](crate::json::repair): single
+    /// quotes, Python literals, comments, missing commas…) rather than
+    /// kept as their text; off by default. The error stays
+    /// ([`ArgumentStream::error`]) and [`ArgumentStream::is_repaired`]
+    /// says the value is a repair. While the text streams, the events and
+    /// the snapshot are the strict reader's, up to the first error.
+    pub fn lenient(mut self, on: bool) -> Self {
+        self.lenient = on;
+        self
+    }
+
+    pub(crate) fn set_lenient(&mut self, on: bool) {
+        self.lenient = on;
+    }
+
+    /// Whether the final arguments are lenient mode's reading of a text
+    /// that is not JSON (see [`ArgumentStream::lenient`]).
+    pub fn is_repaired(&self) -> bool {
+        self.repaired
     }
 
     /// Takes the next fragment of the argument text: what it reveals waits
@@ -265,10 +295,17 @@ impl ArgumentStream {
         if text.bytes().all(crate::json::scan::is_whitespace) {
             return Value::Object(crate::json::Map::new());
         }
-        // Invalid JSON (an error while pushing) is kept as its text; an
-        // end that found it cut short is asked again, and says the same
-        // (its error is sticky), so that ending twice gives one value.
+        // Invalid JSON (an error while pushing) is kept as its text, or
+        // read in lenient mode; an end that found it cut short is asked
+        // again, and says the same (its error is sticky), so that ending
+        // twice gives one value.
         if self.error.as_ref().is_some_and(|e| !e.is_incomplete()) {
+            if self.lenient {
+                if let Ok(Some(value)) = crate::json::repair(text) {
+                    self.repaired = true;
+                    return value;
+                }
+            }
             return Value::from(text);
         }
         // The input stops inside a string already reported on: its held

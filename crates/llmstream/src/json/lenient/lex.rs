@@ -85,6 +85,9 @@ pub(super) struct Lexer {
     pending: Vec<u8>,
     /// A high surrogate waiting for its low half.
     high: Option<u32>,
+    /// The byte offset in the input of the character being read: where
+    /// the tokens it completes are said to be.
+    offset: u64,
 }
 
 /// Whether `c` opens a string, and the quote that closes it.
@@ -112,28 +115,46 @@ impl Lexer {
             joined: false,
             pending: Vec::new(),
             high: None,
+            offset: 0,
         }
     }
 
-    /// Reads `bytes`, handing out each token completed.
-    pub(super) fn feed(&mut self, bytes: &[u8], out: &mut dyn FnMut(Token) -> bool) {
-        let mut joined;
-        let mut input = bytes;
-        if !self.pending.is_empty() {
-            joined = core::mem::take(&mut self.pending);
+    /// Reads `bytes`, handing out each token completed with the offset of
+    /// the character that completed it. Invalid UTF-8 reads as U+FFFD; a
+    /// sequence cut by the end of the piece waits for the next.
+    pub(super) fn feed(&mut self, bytes: &[u8], out: &mut dyn FnMut(Token, u64) -> bool) {
+        if self.pending.is_empty() {
+            self.bytes(bytes, out);
+        } else {
+            let mut joined = core::mem::take(&mut self.pending);
             joined.extend_from_slice(bytes);
-            input = &joined[..];
-            let text = decode(input, &mut self.pending);
-            self.chars(&text, out);
-            return;
+            self.bytes(&joined, out);
         }
-        let text = decode(input, &mut self.pending);
-        self.chars(&text, out);
+    }
+
+    fn bytes(&mut self, bytes: &[u8], out: &mut dyn FnMut(Token, u64) -> bool) {
+        let mut rest = bytes;
+        loop {
+            match core::str::from_utf8(rest) {
+                Ok(text) => return self.chars(text, out),
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    self.chars(core::str::from_utf8(valid).unwrap_or(""), out);
+                    let Some(n) = e.error_len() else {
+                        self.pending.extend_from_slice(after);
+                        return;
+                    };
+                    self.char('\u{FFFD}', out);
+                    self.offset += n as u64;
+                    rest = after.get(n..).unwrap_or(&[]);
+                }
+            }
+        }
     }
 
     /// The input ended: the token in progress is handed out as it stands
     /// (a string cut short keeps its text).
-    pub(super) fn finish(&mut self, out: &mut dyn FnMut(Token) -> bool) {
+    pub(super) fn finish(&mut self, out: &mut dyn FnMut(Token, u64) -> bool) {
         if !self.pending.is_empty() {
             self.pending.clear();
         }
@@ -157,8 +178,8 @@ impl Lexer {
                     self.emit(out, Token::Str(text, false));
                 }
             }
-            State::BareValue(text) => self.emit(out, bare_token(text)),
-            State::Word(word) => self.emit(out, word_token(word)),
+            State::BareValue(text) => self.emit(out, cut_literal(bare_token(text))),
+            State::Word(word) => self.emit(out, cut_literal(word_token(word))),
             State::Dots(_) => self.emit(out, Token::Ellipsis),
             _ => {}
         }
@@ -171,17 +192,18 @@ impl Lexer {
     }
 
     /// Hands `token` out, and notes whether a value comes next.
-    fn emit(&mut self, out: &mut dyn FnMut(Token) -> bool, token: Token) {
-        self.value_next = out(token);
+    fn emit(&mut self, out: &mut dyn FnMut(Token, u64) -> bool, token: Token) {
+        self.value_next = out(token, self.offset);
     }
 
-    fn chars(&mut self, text: &str, out: &mut dyn FnMut(Token) -> bool) {
+    fn chars(&mut self, text: &str, out: &mut dyn FnMut(Token, u64) -> bool) {
         for c in text.chars() {
             self.char(c, out);
+            self.offset += c.len_utf8() as u64;
         }
     }
 
-    fn char(&mut self, c: char, out: &mut dyn FnMut(Token) -> bool) {
+    fn char(&mut self, c: char, out: &mut dyn FnMut(Token, u64) -> bool) {
         match &mut self.state {
             State::Between => self.start(c, out),
             State::Str {
@@ -435,7 +457,7 @@ impl Lexer {
     }
 
     /// `c` between tokens.
-    fn start(&mut self, c: char, out: &mut dyn FnMut(Token) -> bool) {
+    fn start(&mut self, c: char, out: &mut dyn FnMut(Token, u64) -> bool) {
         match c {
             '{' | '}' | '[' | ']' | ':' | ',' | '(' | ')' | ';' | '=' => {
                 self.emit(out, Token::Punct(c as u8))
@@ -489,6 +511,21 @@ fn push_unit(text: &mut String, high: &mut Option<u32>, unit: u32) {
     }
 }
 
+/// A word the input ended inside that begins `true`, `false` or `null`
+/// (`tr`, `fals`, `n`): that literal, cut short, as a text cut short is
+/// read everywhere else.
+fn cut_literal(token: Token) -> Token {
+    match token {
+        Token::Word(word) => {
+            let full = ["true", "false", "null"]
+                .into_iter()
+                .find(|full| full.len() > word.len() && full.starts_with(word.as_str()));
+            Token::Word(full.map_or(word, String::from))
+        }
+        other => other,
+    }
+}
+
 /// Whether `word` is a literal (`true`, `None`, `undefined`, …).
 fn literal_word(word: &str) -> bool {
     super::literal(word).is_some()
@@ -515,6 +552,10 @@ fn word_token(word: String) -> Token {
 /// `word` as a JSON number, if it is one written loosely: a sign `+`,
 /// no digit before or after the point (`.5`, `1.`), leading zeros.
 fn loose_number(word: &str) -> Option<String> {
+    // A number JSON accepts stays as written.
+    if crate::json::Number::from_text(word).is_some() && is_json_number(word) {
+        return Some(String::from(word));
+    }
     // `1_000`: digit separators, between digits only.
     let plain;
     let word = if word.contains('_') {
@@ -593,33 +634,38 @@ fn loose_number(word: &str) -> Option<String> {
     Some(out)
 }
 
-/// The text of `bytes`, invalid UTF-8 as U+FFFD; a sequence cut at the
-/// end is left in `pending`.
-fn decode(bytes: &[u8], pending: &mut Vec<u8>) -> String {
-    let mut out = String::new();
-    let mut rest = bytes;
-    loop {
-        match core::str::from_utf8(rest) {
-            Ok(text) => {
-                out.push_str(text);
-                return out;
-            }
-            Err(e) => {
-                let valid = e.valid_up_to();
-                if let Ok(text) = core::str::from_utf8(rest.get(..valid).unwrap_or(&[])) {
-                    out.push_str(text);
-                }
-                match e.error_len() {
-                    Some(n) => {
-                        out.push('\u{FFFD}');
-                        rest = rest.get(valid + n..).unwrap_or(&[]);
-                    }
-                    None => {
-                        pending.extend_from_slice(rest.get(valid..).unwrap_or(&[]));
-                        return out;
-                    }
-                }
-            }
-        }
+/// Whether `word` is a number as RFC 8259 writes one.
+fn is_json_number(word: &str) -> bool {
+    let mut bytes = word.as_bytes();
+    if let Some(rest) = bytes.strip_prefix(b"-") {
+        bytes = rest;
     }
+    let digits = |b: &[u8]| b.iter().take_while(|b| b.is_ascii_digit()).count();
+    let int = digits(bytes);
+    if int == 0 || (int > 1 && bytes.first() == Some(&b'0')) {
+        return false;
+    }
+    bytes = bytes.get(int..).unwrap_or(&[]);
+    if let Some(rest) = bytes.strip_prefix(b".") {
+        let frac = digits(rest);
+        if frac == 0 {
+            return false;
+        }
+        bytes = rest.get(frac..).unwrap_or(&[]);
+    }
+    if let Some(rest) = bytes
+        .strip_prefix(b"e")
+        .or_else(|| bytes.strip_prefix(b"E"))
+    {
+        let rest = rest
+            .strip_prefix(b"+")
+            .or_else(|| rest.strip_prefix(b"-"))
+            .unwrap_or(rest);
+        let exp = digits(rest);
+        if exp == 0 {
+            return false;
+        }
+        bytes = rest.get(exp..).unwrap_or(&[]);
+    }
+    bytes.is_empty()
 }

@@ -17,6 +17,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use self::lex::{Lexer, Token};
+use super::error::{Error, ErrorKind};
+use super::options::Limits;
+use super::path::PathBuf;
 use super::value::{Map, Number, Value};
 
 /// A lenient reader: bytes in, pieces cut anywhere; the value so far out.
@@ -27,22 +30,46 @@ pub(crate) struct Lenient {
     /// The input while no value has been found, up to [`MAX_TEXT`]: a text
     /// with no value in it is read as one string.
     head: Option<Vec<u8>>,
+    /// Bytes read so far.
+    fed: u64,
+    /// The most bytes read ([`Limits::max_input_bytes`]).
+    max_input: u64,
+    /// A limit was passed: the input is refused from then on.
+    error: Option<Error>,
 }
 
 /// The most input kept for a text that may turn out to hold no value.
 const MAX_TEXT: usize = 1 << 20;
 
 impl Lenient {
-    pub(crate) fn new() -> Self {
+    /// A reader within `limits` (the depth of containers and the input's
+    /// length: a string or number is no longer than the input).
+    pub(crate) fn new(limits: &Limits) -> Self {
         Lenient {
             lexer: Lexer::new(),
-            grammar: Grammar::default(),
+            grammar: Grammar {
+                max_depth: limits.max_depth,
+                ..Grammar::default()
+            },
             head: Some(Vec::new()),
+            fed: 0,
+            max_input: limits.max_input_bytes,
+            error: None,
         }
     }
 
-    /// Reads a piece of the input.
-    pub(crate) fn feed(&mut self, bytes: &[u8]) {
+    /// Reads a piece of the input. An error is a limit passed (containers
+    /// nested too deep, too much input): it sticks.
+    pub(crate) fn feed(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        if let Some(error) = &self.error {
+            return Err(error.clone());
+        }
+        let room = usize::try_from(self.max_input.saturating_sub(self.fed)).unwrap_or(usize::MAX);
+        if bytes.len() > room {
+            let limit = self.max_input;
+            return Err(self.fail(ErrorKind::InputLimit { limit }, limit));
+        }
+        self.fed += bytes.len() as u64;
         if let Some(head) = self.head.as_mut() {
             if self.grammar.root.is_none() && head.len() + bytes.len() <= MAX_TEXT {
                 head.extend_from_slice(bytes);
@@ -51,24 +78,50 @@ impl Lenient {
             }
         }
         let grammar = &mut self.grammar;
-        self.lexer.feed(bytes, &mut |token| grammar.token(token));
+        self.lexer
+            .feed(bytes, &mut |token, at| grammar.token(token, at));
+        self.check()
+    }
+
+    /// The error of a limit the grammar passed, if it did.
+    fn check(&mut self) -> Result<(), Error> {
+        match self.grammar.too_deep {
+            Some(at) => {
+                let limit = self.grammar.max_depth;
+                Err(self.fail(ErrorKind::DepthLimit { limit }, at))
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn fail(&mut self, kind: ErrorKind, at: u64) -> Error {
+        let error = Error::new(kind, at, self.grammar.path());
+        self.error = Some(error.clone());
+        error
     }
 
     /// The input ended: the token in progress is read as it stands (a
     /// string cut short keeps its text), a key left without a value is
     /// dropped, and every open container closes.
-    pub(crate) fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) -> Result<(), Error> {
+        if let Some(error) = &self.error {
+            return Err(error.clone());
+        }
         let grammar = &mut self.grammar;
-        self.lexer.finish(&mut |token| grammar.token(token));
+        self.lexer.finish(&mut |token, at| grammar.token(token, at));
+        self.check()?;
         self.grammar.stack.clear();
-        // A text with no value in it (`hello world`, `ES2020`): the text.
+        // A text with no value in it (`hello world`, `ES2020`): the text;
+        // but a lone sign is a number cut short before its first digit,
+        // dropped as the partial reader drops it.
         if let (None, Some(head)) = (&self.grammar.root, self.head.take()) {
             let head = String::from_utf8_lossy(&head);
             let text = head.trim();
-            if !text.is_empty() {
+            if !text.is_empty() && text != "-" && text != "+" {
                 self.grammar.root = Some(Value::String(String::from(text)));
             }
         }
+        Ok(())
     }
 
     /// The value so far: what the tokens read show (a string or number
@@ -119,6 +172,10 @@ struct Grammar {
     /// The open tuples `( … )`: their depth in `stack`, and whether a
     /// comma came in them.
     parens: Vec<(usize, bool)>,
+    /// The most containers open at once ([`Limits::max_depth`]).
+    max_depth: usize,
+    /// Where a container opened past `max_depth`: nothing is read after.
+    too_deep: Option<u64>,
 }
 
 /// A literal word's value (`True`, `None`, `undefined`, …), or `None`.
@@ -151,7 +208,18 @@ fn scalar(token: &Token) -> Option<Value> {
 impl Grammar {
     /// Reads a token; whether a value is expected next (where bare words
     /// run on: see the lexer).
-    fn token(&mut self, token: Token) -> bool {
+    fn token(&mut self, token: Token, at: u64) -> bool {
+        if self.too_deep.is_some() {
+            return false;
+        }
+        let value_next = self.read(token);
+        if self.stack.len() > self.max_depth {
+            self.too_deep = Some(at);
+        }
+        value_next
+    }
+
+    fn read(&mut self, token: Token) -> bool {
         // `"a" + "b"`: strings joined with `+` (JavaScript) are one.
         let join = core::mem::take(&mut self.join);
         match &token {
@@ -393,6 +461,37 @@ impl Grammar {
         let depth = self.stack.len();
         self.parens.retain(|&(open, _)| open <= depth);
         self.expect(Expect::CommaOrEnd, None);
+    }
+
+    /// Where the innermost open container is.
+    fn path(&self) -> PathBuf {
+        let mut path = PathBuf::new();
+        let Some(mut value) = self.root.as_ref() else {
+            return path;
+        };
+        if self.several {
+            if let Value::Array(items) = value {
+                path.push_index(items.len().saturating_sub(1));
+                value = items.last().unwrap_or(&Value::Null);
+            }
+        }
+        for _ in 1..self.stack.len() {
+            value = match value {
+                Value::Array(items) => {
+                    path.push_index(items.len().saturating_sub(1));
+                    items.last().unwrap_or(&Value::Null)
+                }
+                Value::Object(map) => match map.iter().next_back() {
+                    Some((key, member)) => {
+                        path.push_key(key.as_str());
+                        member
+                    }
+                    None => break,
+                },
+                _ => break,
+            };
+        }
+        path
     }
 
     /// The innermost open container in the value: the last element or

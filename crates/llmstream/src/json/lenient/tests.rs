@@ -20,11 +20,11 @@ fn read(text: &str) -> String {
 }
 
 fn once(pieces: &[&[u8]]) -> String {
-    let mut lenient = Lenient::new();
+    let mut lenient = Lenient::new(&crate::json::Limits::default());
     for piece in pieces {
-        lenient.feed(piece);
+        lenient.feed(piece).expect("within the limits");
     }
-    lenient.finish();
+    lenient.finish().expect("within the limits");
     lenient
         .value()
         .map_or_else(|| "<none>".to_string(), |v| v.to_string())

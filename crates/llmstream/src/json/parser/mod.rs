@@ -275,7 +275,7 @@ impl Parser {
             error: None,
             lenient: opts
                 .lenient
-                .then(|| Box::new(crate::json::lenient::Lenient::new())),
+                .then(|| Box::new(crate::json::lenient::Lenient::new(&opts.limits))),
         }
     }
 
@@ -374,7 +374,7 @@ impl Parser {
     /// the parser refuses further input with the same error.
     pub fn feed(&mut self, piece: &[u8]) -> Result<(), Error> {
         if let Some(lenient) = self.lenient.as_deref_mut() {
-            lenient.feed(piece);
+            lenient.feed(piece)?;
             self.offset += piece.len() as u64;
             return Ok(());
         }
@@ -399,8 +399,7 @@ impl Parser {
     /// the last events (a number that ended with the input) are queued.
     pub fn finish(&mut self) -> Result<(), Error> {
         if let Some(lenient) = self.lenient.as_deref_mut() {
-            lenient.finish();
-            return Ok(());
+            return lenient.finish();
         }
         if self.opts.events {
             let mut queue = self.take_queue();
@@ -421,17 +420,10 @@ impl Parser {
     pub fn feed_borrowed<'p, 'i>(&'p mut self, piece: &'i [u8]) -> Feed<'p, 'i> {
         if let Some(lenient) = self.lenient.as_deref_mut() {
             // Lenient mode reports no events: the piece is read, and the
-            // cursor is empty.
-            lenient.feed(piece);
+            // cursor is empty, or holds the error of a limit passed.
+            let read = lenient.feed(piece);
             self.offset += piece.len() as u64;
-            return Feed {
-                parser: self,
-                input: Input::new(&[]),
-                pos: 0,
-                eof: false,
-                done: true,
-                over_limit: false,
-            };
+            return self.lenient_feed(read);
         }
         let room = self.opts.limits.max_input_bytes.saturating_sub(self.offset);
         let room = usize::try_from(room).unwrap_or(usize::MAX);
@@ -450,19 +442,32 @@ impl Parser {
     /// The lending variant of [`Parser::finish`]: the last events, pulled
     /// from the returned [`Feed`].
     pub fn finish_borrowed(&mut self) -> Feed<'_, 'static> {
-        let lenient = match self.lenient.as_deref_mut() {
-            Some(lenient) => {
-                lenient.finish();
-                true
-            }
-            None => false,
-        };
+        if let Some(lenient) = self.lenient.as_deref_mut() {
+            let read = lenient.finish();
+            return self.lenient_feed(read);
+        }
         Feed {
             parser: self,
             input: Input::new(&[]),
             pos: 0,
             eof: true,
-            done: lenient,
+            done: false,
+            over_limit: false,
+        }
+    }
+
+    /// The cursor of a piece lenient mode read: empty, or the error.
+    fn lenient_feed<'i>(&mut self, read: Result<(), Error>) -> Feed<'_, 'i> {
+        let failed = read.is_err();
+        if let Err(error) = read {
+            self.error = Some(Box::new(error));
+        }
+        Feed {
+            parser: self,
+            input: Input::new(&[]),
+            pos: 0,
+            eof: true,
+            done: !failed,
             over_limit: false,
         }
     }
@@ -560,7 +565,7 @@ impl Parser {
         self.offset = 0;
         self.error = None;
         if let Some(lenient) = self.lenient.as_deref_mut() {
-            *lenient = crate::json::lenient::Lenient::new();
+            *lenient = crate::json::lenient::Lenient::new(&self.opts.limits);
         }
     }
 
@@ -595,7 +600,7 @@ impl Parser {
     /// is invalid (not merely incomplete) is still an error.
     pub fn finish_partial(&mut self) -> Result<Option<Value>, Error> {
         if let Some(lenient) = self.lenient.as_deref_mut() {
-            lenient.finish();
+            lenient.finish()?;
             return Ok(lenient.take_value());
         }
         match self.finish_borrowed().run() {

@@ -50,6 +50,7 @@ impl MessageBuilder {
             return;
         }
         arguments.drop_text();
+        arguments.set_lenient(self.lenient_arguments);
         self.arguments.insert((choice, call), Box::new(arguments));
         self.open.insert((choice, call));
         self.emit(StreamEvent::ToolCallStart {
@@ -231,15 +232,11 @@ impl MessageBuilder {
             return;
         };
         arguments.drop_text();
+        arguments.set_lenient(self.lenient_arguments);
         arguments.feed_with(text, |_| {});
         let (value, error) = if tc.ended {
             let value = arguments.end_of(text, |_| {});
-            (
-                Some(value),
-                arguments
-                    .error()
-                    .map(|e| ArgumentsError::Json(Box::new(e.clone()))),
-            )
+            (Some(value), ArgumentsError::of(&arguments))
         } else {
             (None, None)
         };
@@ -295,9 +292,7 @@ impl MessageBuilder {
                 });
             }
         });
-        let error = stream
-            .error()
-            .map(|e| ArgumentsError::Json(Box::new(e.clone())));
+        let error = ArgumentsError::of(stream);
         let (id, name) = (tc.id.clone(), tc.name.clone());
         self.emit(StreamEvent::ToolCallEnd {
             choice,

@@ -90,6 +90,8 @@ pub struct MessageBuilder {
     part_break: BTreeMap<u64, bool>,
     /// The calls (choice, key) of tools the provider runs itself.
     provider: BTreeSet<(u64, u64)>,
+    /// Tool-call arguments that are not JSON are read in lenient mode.
+    lenient_arguments: bool,
 }
 
 impl MessageBuilder {
@@ -110,7 +112,16 @@ impl MessageBuilder {
             announced: false,
             part_break: BTreeMap::new(),
             provider: BTreeSet::new(),
+            lenient_arguments: false,
         }
+    }
+
+    /// Whether tool-call arguments that are not JSON are read in lenient
+    /// mode at their end (see
+    /// [`Pipeline::lenient_arguments`](super::Pipeline::lenient_arguments)),
+    /// for the calls that start from now on.
+    pub fn set_lenient_arguments(&mut self, on: bool) {
+        self.lenient_arguments = on;
     }
 
     /// The message so far.
