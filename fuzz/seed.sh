@@ -31,6 +31,7 @@ seed() {
 json="$fixtures/json/JSONTestSuite/test_parsing"
 seed json_parser 00 "$json"/*.json
 seed json_repair 00 "$json"/*.json
+seed json_lenient 00 "$json"/*.json
 
 sse=("$fixtures"/providers/*/*.sse "$fixtures"/providers/*/*_response.txt "$fixtures"/providers/*/*.bin "$fixtures"/providers/*/_extracted/*.sse)
 seed sse_decoder 00 "${sse[@]}"
@@ -60,7 +61,7 @@ seed_raw() {
 }
 seed_raw utf8 "$json"/*.json "${sse[@]}"
 
-for target in json_parser json_repair sse_decoder providers actions chunker utf8; do
+for target in json_parser json_lenient json_repair sse_decoder providers actions chunker utf8; do
     count=$(find "$corpus/$target" -type f 2>/dev/null | wc -l)
     echo "$target: $count files"
 done

@@ -7,7 +7,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
 seconds="${1:-20}"
-targets=(json_parser json_repair sse_decoder providers actions chunker utf8)
+targets=(json_parser json_lenient json_repair sse_decoder providers actions chunker utf8)
 export RUSTC_BOOTSTRAP=1
 # A fresh, seed-only corpus and a fixed libFuzzer seed: every run replays
 # the same sequence of inputs (a time limit only cuts it shorter), so a

@@ -12,6 +12,7 @@ mod json_repair;
 mod json_tape;
 mod json_test_suite;
 mod json_value_api;
+mod lenient_props;
 mod lenient_suites;
 mod partial_suites;
 mod serde_partial;
