@@ -1,0 +1,132 @@
+//! `parse`, `repair` and `JsonParser`: the library's JSON parser, as the
+//! CLI's `json` and `repair` commands use it.
+
+use llmstream::json::{self, Options, Parser};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use crate::errors::{json_error, JsonError};
+use crate::input::bytes_of;
+use crate::value::{form_to_py, to_py};
+
+fn options(lenient: bool) -> Options {
+    match lenient {
+        true => Options::lenient(),
+        false => Options::new(),
+    }
+}
+
+/// Parses a whole JSON document (`bytes` or `str`) into Python values.
+///
+/// `partial=True`: a document cut short is not an error; the value at the
+/// end is returned (None where no value began), as `llmstream json
+/// --partial`. `lenient=True`: reads what models write (docs/LENIENT.md).
+/// Raises `JsonError` (a `ValueError` with `.kind`, `.offset`, `.path`).
+#[pyfunction]
+#[pyo3(signature = (data, partial=false, lenient=false))]
+pub fn parse(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    partial: bool,
+    lenient: bool,
+) -> PyResult<PyObject> {
+    let bytes = bytes_of(data)?;
+    if !partial && !lenient {
+        let value = json::parse(&bytes).map_err(|e| json_error(py, &e))?;
+        return to_py(py, &value);
+    }
+    let mut parser = Parser::with_options(options(lenient).events(false));
+    parser.feed(&bytes).map_err(|e| json_error(py, &e))?;
+    let value = match parser.finish() {
+        Ok(()) => parser.into_value(),
+        Err(e) if partial && e.is_incomplete() => parser.partial_value(),
+        Err(e) => return Err(json_error(py, &e)),
+    };
+    match value {
+        Some(value) => to_py(py, &value),
+        None if partial => Ok(py.None()),
+        None => Err(no_value(py, bytes.len())),
+    }
+}
+
+/// The value a person reads in a text cut short or not quite JSON, as
+/// `llmstream repair`. Raises `JsonError` where the text holds no value.
+#[pyfunction]
+pub fn repair(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let bytes = bytes_of(text)?;
+    match json::repair_bytes(&bytes).map_err(|e| json_error(py, &e))? {
+        Some(value) => to_py(py, &value),
+        None => Err(no_value(py, bytes.len())),
+    }
+}
+
+/// No value at all in `len` bytes (empty or white space).
+fn no_value(py: Python<'_>, len: usize) -> PyErr {
+    crate::errors::plain_error::<JsonError>(
+        py,
+        format!("no JSON value in the input at byte {len}"),
+        "no_value",
+        Some(len as u64),
+    )
+}
+
+/// An incremental JSON parser: feed pieces cut anywhere, get events
+/// (`llmstream json --emit events` forms) and a live snapshot.
+#[pyclass(module = "llmstream")]
+pub struct JsonParser {
+    parser: Parser,
+}
+
+#[pymethods]
+impl JsonParser {
+    /// `lenient=True`: lenient mode (no events then; the snapshot shows the
+    /// lenient value).
+    #[new]
+    #[pyo3(signature = (lenient=false))]
+    fn new(lenient: bool) -> Self {
+        JsonParser {
+            parser: Parser::with_options(options(lenient)),
+        }
+    }
+
+    /// Feeds a piece (`bytes` or `str`); returns the events it completed,
+    /// each `{"type","path","pointer",…}`. Raises `JsonError`.
+    fn feed<'py>(&mut self, py: Python<'py>, piece: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let bytes = bytes_of(piece)?;
+        let mut feed = self.parser.feed_borrowed(&bytes);
+        drain(py, &mut feed)
+    }
+
+    /// The end of input: the last events. Raises `JsonError` when the
+    /// document is incomplete or invalid.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut feed = self.parser.finish_borrowed();
+        drain(py, &mut feed)
+    }
+
+    /// The live partial value, or None before any value began. Converted
+    /// on each read (no reuse of completed values yet).
+    #[getter]
+    fn snapshot(&self, py: Python<'_>) -> PyResult<PyObject> {
+        match self.parser.snapshot() {
+            Some(value) => to_py(py, value),
+            None => Ok(py.None()),
+        }
+    }
+
+    /// The bytes fed so far.
+    #[getter]
+    fn bytes_fed(&self) -> u64 {
+        self.parser.bytes_fed()
+    }
+}
+
+/// The events of a feed as dicts, or its first error.
+fn drain<'py>(py: Python<'py>, feed: &mut json::Feed<'_, '_>) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    while let Some(event) = feed.next_event() {
+        let event = event.map_err(|e| json_error(py, &e))?;
+        out.append(form_to_py(py, |sink| event.write_json(sink))?)?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,119 @@
+//! `ArgumentStreams` and `ActionStream`: tool-call arguments and JSON
+//! actions in model text, streamed.
+
+use std::collections::HashMap;
+
+use llmstream::tools::{self, ToolError as Error};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use crate::errors::{set_from_form, ToolError};
+use crate::forms::{action_event, tool_error, tool_event};
+use crate::input::{bytes_of, Utf8Hold};
+use crate::value::to_py;
+
+/// Per-call streams of tool-call arguments, keyed by call id.
+#[pyclass(module = "llmstream")]
+pub struct ArgumentStreams {
+    inner: tools::ArgumentStreams,
+    /// Per call: a code point cut between two bytes fragments.
+    held: HashMap<String, Utf8Hold>,
+}
+
+#[pymethods]
+impl ArgumentStreams {
+    #[new]
+    fn new() -> Self {
+        ArgumentStreams {
+            inner: tools::ArgumentStreams::new(),
+            held: HashMap::new(),
+        }
+    }
+
+    /// Feeds a fragment (`bytes` or `str`) of call `tool_id`'s arguments;
+    /// returns its events (`argument_delta`, `argument`, `error`).
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        tool_id: &str,
+        fragment: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let bytes = bytes_of(fragment)?;
+        let text = self.held.entry(tool_id.to_string()).or_default().text(&bytes);
+        self.inner.feed(tool_id, &text);
+        self.drain(py)
+    }
+
+    /// Ends call `tool_id`: its last events, `tool_call_end` with the final
+    /// arguments among them (invalid or cut-short arguments are an `error`
+    /// event, the best-effort value still in `tool_call_end`). Raises
+    /// `ToolError` for a call that is not open.
+    fn finish<'py>(&mut self, py: Python<'py>, tool_id: &str) -> PyResult<Bound<'py, PyList>> {
+        if let Some(mut hold) = self.held.remove(tool_id) {
+            let rest = hold.finish();
+            if !rest.is_empty() {
+                self.inner.feed(tool_id, &rest);
+            }
+        }
+        match self.inner.finish(tool_id) {
+            Err(error @ Error::UnknownCall) => {
+                let err = ToolError::new_err(error.to_string());
+                set_from_form(py, &err, &tool_error(&error))?;
+                Err(err)
+            }
+            _ => self.drain(py),
+        }
+    }
+}
+
+impl ArgumentStreams {
+    fn drain<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        while let Some(event) = self.inner.next_event() {
+            out.append(to_py(py, &tool_event(&event))?)?;
+        }
+        Ok(out)
+    }
+}
+
+/// JSON action objects (tool calls) found in model text, possibly inside
+/// ```json fences, as `llmstream actions` events.
+#[pyclass(module = "llmstream")]
+pub struct ActionStream {
+    inner: tools::ActionStream,
+}
+
+#[pymethods]
+impl ActionStream {
+    #[new]
+    fn new() -> Self {
+        ActionStream {
+            inner: tools::ActionStream::new(),
+        }
+    }
+
+    /// Feeds model text (`str`, or `bytes`: a cut code point is held);
+    /// returns the events it completed.
+    fn feed<'py>(&mut self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let bytes = bytes_of(text)?;
+        self.inner.feed_bytes(&bytes);
+        self.drain(py)
+    }
+
+    /// The end of the text: the last events (an unclosed fence or object
+    /// is an `error` event).
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let _ = self.inner.finish();
+        self.drain(py)
+    }
+}
+
+impl ActionStream {
+    fn drain<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        while let Some(event) = self.inner.next_event() {
+            out.append(to_py(py, &action_event(&event))?)?;
+        }
+        Ok(out)
+    }
+}
