@@ -1,0 +1,106 @@
+"""`JsonParser` fed in pieces cut anywhere: snapshots only grow (a completed
+value never changes), and what comes out does not depend on the cuts."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import llmstream
+from conftest import pieces
+from documents import containers
+
+
+def grows(before: object, after: object) -> bool:
+    """`after` extends `before`: open strings longer, containers with more
+    members, every member but the last (the open one) unchanged."""
+    if before is None:
+        return True
+    if isinstance(before, str):
+        return isinstance(after, str) and after.startswith(before)
+    if isinstance(before, list):
+        if not isinstance(after, list) or len(after) < len(before):
+            return False
+        if not before:
+            return True
+        return after[: len(before) - 1] == before[:-1] and grows(before[-1], after[len(before) - 1])
+    if isinstance(before, dict):
+        keys, later = list(before), list(after) if isinstance(after, dict) else None
+        if later is None or later[: len(keys)] != keys:
+            return False
+        if not keys:
+            return True
+        done = all(before[k] == after[k] for k in keys[:-1])
+        return done and grows(before[keys[-1]], after[keys[-1]])
+    return before == after
+
+
+def merged(events: list[dict]) -> list[dict]:
+    """Events with consecutive string deltas of one path joined (their cut
+    follows the pieces)."""
+    out: list[dict] = []
+    for event in events:
+        last = out[-1] if out else None
+        if (
+            last
+            and event["type"] == "string_delta"
+            and last["type"] == "string_delta"
+            and last["path"] == event["path"]
+        ):
+            out[-1] = {**last, "text": last["text"] + event["text"]}
+        else:
+            out.append(dict(event))
+    return out
+
+
+def run(parser: llmstream.JsonParser, chunks: list[bytes]) -> tuple[list, list]:
+    events, snapshots = [], []
+    for chunk in chunks:
+        events += parser.feed(chunk)
+        snapshots.append(parser.snapshot)
+    events += parser.finish()
+    return events, snapshots
+
+
+@settings(max_examples=200, deadline=None)
+@given(containers, st.integers(0, 2**32), st.booleans())
+def test_snapshots_grow_and_cuts_do_not_matter(value: object, seed: int, ascii: bool) -> None:
+    data = json.dumps(value, ensure_ascii=ascii).encode()
+    expected = json.loads(data)
+    events, snapshots = run(llmstream.JsonParser(), pieces(data, seed))
+    for before, after in zip(snapshots, snapshots[1:]):
+        assert grows(before, after), (before, after)
+    assert snapshots[-1] == expected
+    whole_events, _ = run(llmstream.JsonParser(), [data])
+    assert merged(events) == merged(whole_events)
+    one_byte_events, _ = run(llmstream.JsonParser(), [data[i : i + 1] for i in range(len(data))])
+    assert merged(one_byte_events) == merged(whole_events)
+
+
+@settings(max_examples=100, deadline=None)
+@given(containers, st.integers(0, 2**32))
+def test_lenient_snapshots_grow(value: object, seed: int) -> None:
+    data = json.dumps(value, ensure_ascii=False).encode()
+    _, snapshots = run(llmstream.JsonParser(lenient=True), pieces(data, seed))
+    for before, after in zip(snapshots, snapshots[1:]):
+        assert grows(before, after), (before, after)
+    assert snapshots[-1] == json.loads(data)
+
+
+def test_events_forms() -> None:
+    parser = llmstream.JsonParser()
+    assert parser.snapshot is None
+    events = parser.feed(b'{"a": ["x') + parser.feed(b'y"], "b": 12}') + parser.finish()
+    assert events == [
+        {"type": "start_object", "path": "", "pointer": ""},
+        {"type": "start_array", "path": "a", "pointer": "/a"},
+        {"type": "string_delta", "path": "a[0]", "pointer": "/a/0", "text": "x"},
+        {"type": "string_delta", "path": "a[0]", "pointer": "/a/0", "text": "y"},
+        {"type": "string", "path": "a[0]", "pointer": "/a/0", "value": "xy"},
+        {"type": "end_array", "path": "a", "pointer": "/a"},
+        {"type": "number", "path": "b", "pointer": "/b", "value": 12},
+        {"type": "end_object", "path": "", "pointer": ""},
+    ]
+    assert parser.snapshot == {"a": ["xy"], "b": 12}
