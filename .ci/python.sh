@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# CI of the Python package: a fresh virtual environment, the package built
+# from source by pip (maturin, the build backend, comes from PyPI), and its
+# tests, which compare it with the release CLI over ../shared/fixtures.
+# Needs python3 (3.9 or later) with venv and pip, and the Rust toolchain.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=target/python-venv
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+"$venv/bin/python" -m pip install --quiet ./crates/llmstream-python pytest hypothesis
+
+# The tests check the package against the CLI's output.
+cargo build --release -p llmstream-cli
+
+"$venv/bin/python" -m pytest -q crates/llmstream-python/tests
