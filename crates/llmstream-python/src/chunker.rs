@@ -28,7 +28,11 @@ impl SnapshotChunker {
     /// or a Python value (written with `json.dumps`); returns the chunks
     /// that became certain. Raises `JsonError` for text that is not JSON,
     /// `ChunkError` for a snapshot that does not extend the last.
-    fn feed<'py>(&mut self, py: Python<'py>, snapshot: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        snapshot: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let text = match snapshot.is_instance_of::<PyString>()
             || snapshot.is_instance_of::<PyBytes>()
             || snapshot.is_instance_of::<PyByteArray>()
@@ -39,7 +43,9 @@ impl SnapshotChunker {
                 dumps.call1((snapshot,))?.extract::<String>()?
             }
         };
-        self.inner.feed_text(&text).map_err(|e| chunk_error(py, &e))?;
+        self.inner
+            .feed_text(&text)
+            .map_err(|e| chunk_error(py, &e))?;
         self.drain(py)
     }
 

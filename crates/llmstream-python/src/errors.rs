@@ -7,10 +7,30 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-create_exception!(llmstream, JsonError, PyValueError, "Invalid JSON: `.kind`, `.offset` (byte), `.path`, `.details` (the error's JSON form).");
-create_exception!(llmstream, SseError, PyValueError, "An SSE limit was exceeded: `.kind`, `.offset` (byte), `.path` (None).");
-create_exception!(llmstream, ToolError, PyValueError, "A tool-call stream error: `.kind`, `.offset`, `.path` (None where not a JSON error).");
-create_exception!(llmstream, ChunkError, PyValueError, "A snapshot that does not extend the last: `.kind`, `.offset`, `.path`, `.snapshot`.");
+create_exception!(
+    llmstream,
+    JsonError,
+    PyValueError,
+    "Invalid JSON: `.kind`, `.offset` (byte), `.path`, `.details` (the error's JSON form)."
+);
+create_exception!(
+    llmstream,
+    SseError,
+    PyValueError,
+    "An SSE limit was exceeded: `.kind`, `.offset` (byte), `.path` (None)."
+);
+create_exception!(
+    llmstream,
+    ToolError,
+    PyValueError,
+    "A tool-call stream error: `.kind`, `.offset`, `.path` (None where not a JSON error)."
+);
+create_exception!(
+    llmstream,
+    ChunkError,
+    PyValueError,
+    "A snapshot that does not extend the last: `.kind`, `.offset`, `.path`, `.snapshot`."
+);
 
 /// A `JsonError` from the library error's JSON form.
 pub fn json_error(py: Python<'_>, error: &json::Error) -> PyErr {
@@ -25,7 +45,10 @@ pub fn json_error(py: Python<'_>, error: &json::Error) -> PyErr {
 pub fn set_from_form(py: Python<'_>, err: &PyErr, form: &Value) -> PyResult<()> {
     let exc = err.value(py);
     for name in ["kind", "offset", "path"] {
-        let member = form.get(name).map(|v| crate::value::to_py(py, v)).transpose()?;
+        let member = form
+            .get(name)
+            .map(|v| crate::value::to_py(py, v))
+            .transpose()?;
         exc.setattr(name, member.unwrap_or_else(|| py.None()))?;
     }
     exc.setattr("details", crate::value::to_py(py, form)?)?;

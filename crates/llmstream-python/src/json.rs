@@ -91,7 +91,11 @@ impl JsonParser {
 
     /// Feeds a piece (`bytes` or `str`); returns the events it completed,
     /// each `{"type","path","pointer",…}`. Raises `JsonError`.
-    fn feed<'py>(&mut self, py: Python<'py>, piece: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        piece: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let bytes = bytes_of(piece)?;
         let mut feed = self.parser.feed_borrowed(&bytes);
         drain(py, &mut feed)

@@ -46,7 +46,11 @@ impl Pipeline {
     /// Feeds a piece of the body (`bytes` or `str`); returns the normalized
     /// events it completed (`accumulate --events` forms). Raises
     /// `SseError` past an SSE limit.
-    fn feed<'py>(&mut self, py: Python<'py>, piece: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        piece: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let bytes = bytes_of(piece)?;
         let fed = self.inner.feed(&bytes);
         let events = self.drain(py)?;

@@ -27,7 +27,11 @@ impl SseDecoder {
     /// Feeds a piece (`bytes` or `str`); returns the items it completed:
     /// `{"event","data","id"}` per dispatched event, `{"retry"}` per valid
     /// retry field, in stream order. Raises `SseError` past a limit.
-    fn feed<'py>(&mut self, py: Python<'py>, piece: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        piece: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let bytes = bytes_of(piece)?;
         let out = PyList::empty(py);
         let mut items = self.decoder.feed_borrowed(&bytes);

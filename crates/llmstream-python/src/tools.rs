@@ -39,7 +39,11 @@ impl ArgumentStreams {
         fragment: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let bytes = bytes_of(fragment)?;
-        let text = self.held.entry(tool_id.to_string()).or_default().text(&bytes);
+        let text = self
+            .held
+            .entry(tool_id.to_string())
+            .or_default()
+            .text(&bytes);
         self.inner.feed(tool_id, &text);
         self.drain(py)
     }
@@ -94,7 +98,11 @@ impl ActionStream {
 
     /// Feeds model text (`str`, or `bytes`: a cut code point is held);
     /// returns the events it completed.
-    fn feed<'py>(&mut self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        text: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let bytes = bytes_of(text)?;
         self.inner.feed_bytes(&bytes);
         self.drain(py)
