@@ -7,6 +7,7 @@ use pyo3::types::PyList;
 
 use crate::errors::{json_error, JsonError};
 use crate::input::bytes_of;
+use crate::snapshot::Mirror;
 use crate::value::{form_to_py, to_py};
 
 fn options(lenient: bool) -> Options {
@@ -75,6 +76,11 @@ fn no_value(py: Python<'_>, len: usize) -> PyErr {
 #[pyclass(module = "llmstream")]
 pub struct JsonParser {
     parser: Parser,
+    /// The Python objects of the live snapshot, updated on each read.
+    mirror: Option<Mirror>,
+    /// Lenient mode: several top-level values become an array of them, so
+    /// an earlier snapshot is not always a part of a later one there.
+    lenient: bool,
 }
 
 #[pymethods]
@@ -86,6 +92,8 @@ impl JsonParser {
     fn new(lenient: bool) -> Self {
         JsonParser {
             parser: Parser::with_options(options(lenient)),
+            mirror: None,
+            lenient,
         }
     }
 
@@ -108,10 +116,35 @@ impl JsonParser {
         drain(py, &mut feed)
     }
 
-    /// The live partial value, or None before any value began. Converted
-    /// on each read (no reuse of completed values yet).
+    /// The live partial value, or None before any value began. In strict
+    /// mode the same objects are returned from read to read and updated in
+    /// place: a read converts only what the document gained (plus the open
+    /// string); do not modify them (`snapshot_copy()` gives a copy). In
+    /// lenient mode each read converts the whole value.
     #[getter]
-    fn snapshot(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn snapshot(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        if self.lenient {
+            return self.snapshot_copy(py);
+        }
+        let Some(value) = self.parser.snapshot() else {
+            self.mirror = None;
+            return Ok(py.None());
+        };
+        match &mut self.mirror {
+            Some(mirror) => {
+                mirror.update(py, value)?;
+            }
+            None => self.mirror = Some(Mirror::new(py, value)?),
+        }
+        Ok(self
+            .mirror
+            .as_ref()
+            .map_or_else(|| py.None(), |m| m.object(py)))
+    }
+
+    /// The live partial value converted afresh (objects of its own), or
+    /// None before any value began.
+    fn snapshot_copy(&self, py: Python<'_>) -> PyResult<PyObject> {
         match self.parser.snapshot() {
             Some(value) => to_py(py, value),
             None => Ok(py.None()),

@@ -9,6 +9,7 @@ mod forms;
 mod input;
 mod json;
 mod pipeline;
+mod snapshot;
 mod sse;
 mod tools;
 mod value;

@@ -1,8 +1,10 @@
 """`JsonParser` fed in pieces cut anywhere: snapshots only grow (a completed
-value never changes), and what comes out does not depend on the cuts."""
+value never changes), the live snapshot updated in place equals a fresh
+conversion, and what comes out does not depend on the cuts."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 from hypothesis import given, settings
@@ -37,6 +39,15 @@ def grows(before: object, after: object) -> bool:
     return before == after
 
 
+def same(a: object, b: object) -> bool:
+    """Equal, with members in the same order and of the same types."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(same, a, b))
+    return type(a) is type(b) and a == b
+
+
 def merged(events: list[dict]) -> list[dict]:
     """Events with consecutive string deltas of one path joined (their cut
     follows the pieces)."""
@@ -59,7 +70,9 @@ def run(parser: llmstream.JsonParser, chunks: list[bytes]) -> tuple[list, list]:
     events, snapshots = [], []
     for chunk in chunks:
         events += parser.feed(chunk)
-        snapshots.append(parser.snapshot)
+        live = parser.snapshot
+        assert same(live, parser.snapshot_copy())
+        snapshots.append(copy.deepcopy(live))
     events += parser.finish()
     return events, snapshots
 
@@ -104,3 +117,25 @@ def test_events_forms() -> None:
         {"type": "end_object", "path": "", "pointer": ""},
     ]
     assert parser.snapshot == {"a": ["xy"], "b": 12}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="{}[]\"',: ab1.\n`-eTruNon/*", max_size=60), st.integers(0, 2**32))
+def test_live_snapshot_of_lenient_text(text: str, seed: int) -> None:
+    parser = llmstream.JsonParser(lenient=True)
+    for chunk in pieces(text.encode(), seed, most=4):
+        parser.feed(chunk)
+        assert same(parser.snapshot, parser.snapshot_copy())
+    parser.finish()
+    assert same(parser.snapshot, parser.snapshot_copy())
+
+
+def test_live_snapshot_is_reused() -> None:
+    parser = llmstream.JsonParser()
+    parser.feed('{"done": {"x": [1, 2]}, "open": [')
+    first = parser.snapshot
+    done = first["done"]
+    parser.feed('"a", "b')
+    second = parser.snapshot
+    assert second is first and second["done"] is done
+    assert second == {"done": {"x": [1, 2]}, "open": ["a", "b"]}
