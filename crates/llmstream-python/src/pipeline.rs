@@ -24,9 +24,12 @@ impl Pipeline {
     /// `"openai-chat"`, `"openai-responses"`, `"anthropic"` or `"gemini"`.
     /// `lenient_arguments=True`: tool-call arguments that are not JSON are
     /// read in lenient mode (their `arguments_error` kind is `repaired`).
+    /// `strict_sse_end=True`: an SSE event the body ends inside (no closing
+    /// blank line) is discarded, as the standard says, even when its data
+    /// is a whole payload.
     #[new]
-    #[pyo3(signature = (provider="auto", lenient_arguments=false))]
-    fn new(provider: &str, lenient_arguments: bool) -> PyResult<Self> {
+    #[pyo3(signature = (provider="auto", lenient_arguments=false, strict_sse_end=false))]
+    fn new(provider: &str, lenient_arguments: bool, strict_sse_end: bool) -> PyResult<Self> {
         let inner = match provider.replace('_', "-").as_str() {
             "auto" => Inner::new(),
             name => match Provider::ALL.iter().find(|p| p.name() == name) {
@@ -39,7 +42,9 @@ impl Pipeline {
             },
         };
         Ok(Pipeline {
-            inner: inner.lenient_arguments(lenient_arguments),
+            inner: inner
+                .lenient_arguments(lenient_arguments)
+                .read_unterminated_event(!strict_sse_end),
         })
     }
 

@@ -29,8 +29,8 @@ def recordings() -> list[Path]:
 RECORDINGS = recordings()
 
 
-def run_pipeline(chunks: list[bytes]) -> tuple[list, object]:
-    pipeline = llmstream.Pipeline()
+def run_pipeline(chunks: list[bytes], **options: bool) -> tuple[list, object]:
+    pipeline = llmstream.Pipeline(**options)
     events = []
     for chunk in chunks:
         events += pipeline.feed(chunk)
@@ -55,6 +55,20 @@ def test_pipeline_matches_cli(path: Path) -> None:
         else:
             assert message is None
         assert list(llmstream.events(iter(chunks))) == events
+
+
+@pytest.mark.skipif(not RECORDINGS, reason="no provider fixtures")
+@pytest.mark.parametrize(
+    "path", RECORDINGS, ids=[str(p.relative_to(FIXTURES)) for p in RECORDINGS]
+)
+def test_pipeline_options_match_cli(path: Path) -> None:
+    data = path.read_bytes()
+    _, cli_events = cli_lines(
+        ["accumulate", "--events", "--lenient-arguments", "--strict-sse-end"], data
+    )
+    chunks = pieces(data, 4, most=64)
+    events, _ = run_pipeline(chunks, lenient_arguments=True, strict_sse_end=True)
+    assert events == cli_events
 
 
 async def _aiter(chunks: list[bytes]):
