@@ -7,6 +7,7 @@ mod chunker;
 mod errors;
 mod forms;
 mod input;
+mod jiter;
 mod json;
 mod pipeline;
 mod snapshot;
@@ -21,6 +22,7 @@ fn _llmstream(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(json::parse, m)?)?;
     m.add_function(wrap_pyfunction!(json::repair, m)?)?;
+    m.add_function(wrap_pyfunction!(jiter::from_json, m)?)?;
     m.add_class::<json::JsonParser>()?;
     m.add_class::<sse::SseDecoder>()?;
     m.add_class::<pipeline::Pipeline>()?;

@@ -21,6 +21,7 @@ from ._llmstream import (
     SseDecoder,
     SseError,
     ToolError,
+    from_json,
     parse,
     repair,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "ToolError",
     "aevents",
     "events",
+    "from_json",
     "parse",
     "repair",
 ]

@@ -1,4 +1,4 @@
-from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Optional, Union
+from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Literal, Optional, Union
 
 Piece = Union[bytes, bytearray, str]
 Json = Any
@@ -31,6 +31,15 @@ class ChunkError(ValueError):
 
 def parse(data: Piece, partial: bool = False, lenient: bool = False) -> Json: ...
 def repair(text: Piece) -> Json: ...
+def from_json(
+    data: Piece,
+    *,
+    allow_inf_nan: bool = True,
+    cache_mode: Any = "all",
+    partial_mode: Union[bool, Literal["off", "on", "trailing-strings"]] = False,
+    catch_duplicate_keys: bool = False,
+    float_mode: Literal["float"] = "float",
+) -> Json: ...
 
 class JsonParser:
     def __init__(self, lenient: bool = False) -> None: ...
