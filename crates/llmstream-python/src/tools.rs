@@ -48,6 +48,22 @@ impl ArgumentStreams {
         self.drain(py)
     }
 
+    /// Feeds the accumulated arguments text of call `tool_id` so far (as
+    /// some providers, and vibe's `accumulated_json`, give it): only what
+    /// extends the text before is fed. A text that does not extend it is an
+    /// `error` event and is ignored. `str` or `bytes` (whole UTF-8).
+    fn feed_accumulated<'py>(
+        &mut self,
+        py: Python<'py>,
+        tool_id: &str,
+        text: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let bytes = bytes_of(text)?;
+        let text = String::from_utf8_lossy(&bytes);
+        self.inner.feed_accumulated(tool_id, &text);
+        self.drain(py)
+    }
+
     /// Ends call `tool_id`: its last events, `tool_call_end` with the final
     /// arguments among them (invalid or cut-short arguments are an `error`
     /// event, the best-effort value still in `tool_call_end`). Raises
