@@ -78,4 +78,4 @@ fn the_repair_suites_read_as_their_authors_expect() {
 }
 
 /// Cases that agree today.
-const FLOOR: usize = 497;
+const FLOOR: usize = 503;

@@ -601,6 +601,11 @@ impl Map {
         }
     }
 
+    /// Takes the last member out.
+    pub(crate) fn pop(&mut self) -> Option<(Key, Value)> {
+        self.members.pop()
+    }
+
     /// An object of these members, in this order.
     pub(crate) fn from_members(members: Vec<(Key, Value)>) -> Self {
         Map { members }

@@ -39,6 +39,8 @@ enum State {
     /// literal after a space (`"a" true`: a missing colon).
     AfterQuote {
         close: char,
+        /// The quote that was read (a curly one may close a straight one).
+        seen: char,
         text: String,
         ws: String,
         word: String,
@@ -161,10 +163,11 @@ impl Lexer {
         match core::mem::replace(&mut self.state, State::Between) {
             State::Str { text, .. } => self.emit(out, Token::Str(text, false)),
             State::AfterQuote {
-                close,
+                seen,
                 mut text,
                 ws,
                 word,
+                ..
             } => {
                 if word.is_empty() || literal_word(&word) {
                     self.emit(out, Token::Str(text, true));
@@ -172,7 +175,7 @@ impl Lexer {
                         self.emit(out, word_token(word));
                     }
                 } else {
-                    text.push(close);
+                    text.push(seen);
                     text.push_str(&ws);
                     text.push_str(&word);
                     self.emit(out, Token::Str(text, false));
@@ -251,6 +254,7 @@ impl Lexer {
                     let (close, text) = (*close, core::mem::take(text));
                     self.state = State::AfterQuote {
                         close,
+                        seen: c,
                         text,
                         ws: String::new(),
                         word: String::new(),
@@ -261,6 +265,7 @@ impl Lexer {
             }
             State::AfterQuote {
                 close,
+                seen,
                 text,
                 ws,
                 word,
@@ -282,8 +287,9 @@ impl Lexer {
                     self.start(c, out);
                     return;
                 }
-                let (close, mut text, ws, word) = (
+                let (close, seen, mut text, ws, word) = (
                     *close,
+                    *seen,
                     core::mem::take(text),
                     core::mem::take(ws),
                     core::mem::take(word),
@@ -318,7 +324,7 @@ impl Lexer {
                     return;
                 }
                 // A quote inside the text: the string goes on.
-                text.push(close);
+                text.push(seen);
                 text.push_str(&ws);
                 text.push_str(&word);
                 self.state = State::Str {

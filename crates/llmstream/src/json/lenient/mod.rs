@@ -167,11 +167,16 @@ struct Grammar {
     container_at_top: bool,
     /// The last token was a string (a `+` may join the next to it).
     last_string: bool,
+    /// The last token was a bare word read as a value: a `(` right after
+    /// it makes it a call (`ObjectId("1")`), whose argument is the value.
+    last_word_value: bool,
     /// A `+` came after a string: the next string joins it.
     join: bool,
     /// The open tuples `( … )`: their depth in `stack`, and whether a
     /// comma came in them.
     parens: Vec<(usize, bool)>,
+    /// The key of a member taken back (see `drop_last_value`).
+    last_key: Option<String>,
     /// The most containers open at once ([`Limits::max_depth`]).
     max_depth: usize,
     /// Where a container opened past `max_depth`: nothing is read after.
@@ -236,12 +241,43 @@ impl Grammar {
             _ => {}
         }
         self.last_string = matches!(token, Token::Str(..));
+        let after_word = core::mem::take(&mut self.last_word_value);
+        if after_word && matches!(token, Token::Punct(b'(')) && self.drop_last_value() {
+            // `ObjectId("1")`, `NumberLong(2)`: the call's name goes, and
+            // its argument (a group of one) is the value.
+            if let Some(Frame::Object { .. }) = self.stack.last() {
+                let key = self.last_key.take();
+                self.expect(Expect::Value, key);
+            }
+        }
+        let word_value = self.value_next()
+            && matches!(&token, Token::Word(w) if literal(w).is_none() && w != "-" && w != "+");
         match self.stack.last().cloned() {
             None => self.top(token),
             Some(Frame::Array) => self.in_array(token),
             Some(Frame::Object { expect, key }) => self.in_object(token, expect, key),
         }
+        self.last_word_value = word_value && !self.stack.is_empty();
         self.value_next()
+    }
+
+    /// Takes back the value added last to the open container (a call's
+    /// name), keeping an object's key in `last_key`; whether it did.
+    fn drop_last_value(&mut self) -> bool {
+        let mut key = None;
+        let dropped = match self.current() {
+            Some(Value::Array(items)) => items.pop().is_some(),
+            Some(Value::Object(map)) => match map.pop() {
+                Some((k, _)) => {
+                    key = Some(String::from(k.as_str()));
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        };
+        self.last_key = key;
+        dropped
     }
 
     /// Whether a value is expected next.
@@ -336,6 +372,15 @@ impl Grammar {
             }
             (Expect::Key | Expect::CommaOrEnd, Token::Punct(b',')) => {
                 self.expect(Expect::Key, None);
+            }
+            // `[{"i":1{"i":2}]`, `[{"i":1,{"i":2}]`: a `{` where a key goes,
+            // in an object that is an array's element, ends that object
+            // and starts the next element.
+            (Expect::Key | Expect::CommaOrEnd, Token::Punct(b'{'))
+                if matches!(self.stack.iter().rev().nth(1), Some(Frame::Array)) =>
+            {
+                self.close(true);
+                self.in_array(Token::Punct(b'{'));
             }
             (Expect::Colon | Expect::Value, Token::Punct(b',')) => {
                 self.member(key, Value::Null);
