@@ -10,7 +10,7 @@ venv=target/python-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet ./crates/llmstream-python pytest hypothesis
+"$venv/bin/python" -m pip install --quiet ./crates/llmstream-python pytest hypothesis jiter httpx
 
 # The tests check the package against the CLI's output.
 cargo build --release -p llmstream-cli

@@ -54,7 +54,7 @@ fn write(rng: &mut Rng, value: &Value, out: &mut String) {
             (false, true) => "False",
             (false, false) => "false",
         }),
-        Value::Null => out.push_str(*rng.pick::<&str>(&["None", "null", "undefined"])),
+        Value::Null => out.push_str(rng.pick::<&str>(&["None", "null", "undefined"])),
         Value::Array(items) => {
             out.push('[');
             for (n, item) in items.iter().enumerate() {
@@ -77,7 +77,7 @@ fn write(rng: &mut Rng, value: &Value, out: &mut String) {
                     1 => out.push_str(&format!("'{}'", key.as_str())),
                     _ => out.push_str(key.as_str()),
                 }
-                out.push_str(*rng.pick::<&str>(&[": ", ":", " : "]));
+                out.push_str(rng.pick::<&str>(&[": ", ":", " : "]));
                 write(rng, member, out);
             }
             trailing(rng, !map.is_empty(), out);
@@ -88,7 +88,7 @@ fn write(rng: &mut Rng, value: &Value, out: &mut String) {
 
 /// Between two elements: a comma, or none, with comments and line breaks.
 fn separator(rng: &mut Rng, out: &mut String) {
-    out.push_str(*rng.pick::<&str>(&[
+    out.push_str(rng.pick::<&str>(&[
         ", ",
         ",",
         ",\n  ",
