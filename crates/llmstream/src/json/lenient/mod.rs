@@ -181,6 +181,8 @@ struct Grammar {
     max_depth: usize,
     /// Where a container opened past `max_depth`: nothing is read after.
     too_deep: Option<u64>,
+    /// The most containers open at once so far.
+    deepest: usize,
 }
 
 /// A literal word's value (`True`, `None`, `undefined`, …), or `None`.
@@ -218,7 +220,9 @@ impl Grammar {
             return false;
         }
         let value_next = self.read(token);
-        if self.stack.len() > self.max_depth {
+        // Several values at the top are an array of them: one level more.
+        self.deepest = self.deepest.max(self.stack.len());
+        if self.deepest + usize::from(self.several) > self.max_depth {
             self.too_deep = Some(at);
         }
         value_next

@@ -85,3 +85,25 @@ fn rules() {
         assert_eq!(read(text), expected, "{text:?}");
     }
 }
+
+/// Several values at the top are an array of them, one level deeper than
+/// each: a first value at the depth limit leaves no room for a second.
+#[test]
+fn several_values_count_the_array_they_make_against_the_depth_limit() {
+    let limits = crate::json::Limits::default();
+    let deep = "[".repeat(limits.max_depth);
+    let mut lenient = Lenient::new(&limits);
+    lenient.feed(deep.as_bytes()).expect("at the limit");
+    let mut closed = deep.clone();
+    closed.push_str(&"]".repeat(limits.max_depth));
+    let mut lenient = Lenient::new(&limits);
+    lenient.feed(closed.as_bytes()).expect("at the limit");
+    let error = lenient.feed(b" []").unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &crate::json::ErrorKind::DepthLimit {
+            limit: limits.max_depth
+        }
+    );
+    assert_eq!(error.offset(), closed.len() as u64 + 1);
+}
