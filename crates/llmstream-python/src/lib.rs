@@ -5,7 +5,6 @@
 
 mod chunker;
 mod errors;
-mod forms;
 mod input;
 mod jiter;
 mod json;

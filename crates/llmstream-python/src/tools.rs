@@ -8,7 +8,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use crate::errors::{set_from_form, ToolError};
-use crate::forms::{action_event, tool_error, tool_event};
 use crate::input::{bytes_of, Utf8Hold};
 use crate::value::to_py;
 
@@ -78,7 +77,7 @@ impl ArgumentStreams {
         match self.inner.finish(tool_id) {
             Err(error @ Error::UnknownCall) => {
                 let err = ToolError::new_err(error.to_string());
-                set_from_form(py, &err, &tool_error(&error))?;
+                set_from_form(py, &err, &error.to_value())?;
                 Err(err)
             }
             _ => self.drain(py),
@@ -90,7 +89,7 @@ impl ArgumentStreams {
     fn drain<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         while let Some(event) = self.inner.next_event() {
-            out.append(to_py(py, &tool_event(&event))?)?;
+            out.append(to_py(py, &event.to_value())?)?;
         }
         Ok(out)
     }
@@ -136,7 +135,7 @@ impl ActionStream {
     fn drain<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         while let Some(event) = self.inner.next_event() {
-            out.append(to_py(py, &action_event(&event))?)?;
+            out.append(to_py(py, &event.to_value())?)?;
         }
         Ok(out)
     }

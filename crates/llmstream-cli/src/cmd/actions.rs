@@ -2,8 +2,7 @@
 //! text, as events.
 
 use clap::Args;
-use llmstream::json::{Map, Value};
-use llmstream::tools::{ActionEvent, ActionStream, ArgumentEvent};
+use llmstream::tools::{ActionEvent, ActionStream};
 
 use crate::input::InputArgs;
 use crate::output::Lines;
@@ -28,7 +27,7 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
         if let ActionEvent::Error { error, .. } = event {
             first_error.get_or_insert_with(|| error.to_string());
         }
-        out.value_line(&event_value(event))
+        out.value_line(&event.to_value())
     };
     args.input.each_piece(|piece| {
         stream.feed_bytes(piece.bytes);
@@ -50,68 +49,4 @@ pub fn run(args: &ActionsArgs) -> Result<(), Failure> {
         Some(message) => Err(Failure::Input(message)),
         None => Ok(()),
     }
-}
-
-/// An action event in the CLI contract's form.
-pub fn event_value(event: &ActionEvent) -> Value {
-    let mut m = Map::new();
-    match event {
-        ActionEvent::Text(text) => {
-            m.push("type", Value::from("text"));
-            m.push("text", Value::from(text.as_str()));
-        }
-        ActionEvent::ToolCallStart { call, name } => {
-            m.push("type", Value::from("tool_call_start"));
-            m.push("call", Value::from(*call));
-            m.push("name", Value::from(name.as_str()));
-        }
-        ActionEvent::Argument {
-            call,
-            event: ArgumentEvent::Delta { path, text },
-        } => {
-            m.push("type", Value::from("argument_delta"));
-            m.push("call", Value::from(*call));
-            m.push("path", Value::from(path.to_string()));
-            m.push("text", Value::from(text.as_str()));
-        }
-        ActionEvent::Argument {
-            call,
-            event: ArgumentEvent::Value { path, value },
-        } => {
-            m.push("type", Value::from("argument"));
-            m.push("call", Value::from(*call));
-            m.push("path", Value::from(path.to_string()));
-            m.push("value", value.clone());
-        }
-        ActionEvent::ToolCallEnd {
-            call,
-            name,
-            arguments,
-        } => {
-            m.push("type", Value::from("tool_call_end"));
-            m.push("call", Value::from(*call));
-            m.push("name", Value::from(name.as_str()));
-            m.push("arguments", arguments.clone());
-        }
-        ActionEvent::Json(value) => {
-            m.push("type", Value::from("json"));
-            m.push("value", value.clone());
-        }
-        ActionEvent::Error {
-            call,
-            error,
-            partial,
-        } => {
-            m.push("type", Value::from("error"));
-            // Only when the error ends a call that had started.
-            if let Some(call) = call {
-                m.push("call", Value::from(*call));
-            }
-            m.push("message", Value::from(error.to_string()));
-            if let Some(partial) = partial {
-                m.push("partial", partial.clone());
-            }
-        }
-    }
-    Value::Object(m)
 }

@@ -37,6 +37,7 @@ mod arguments;
 mod budget;
 mod detect;
 mod error;
+mod form;
 mod streams;
 
 pub use actions::{ActionEvent, ActionStream};
