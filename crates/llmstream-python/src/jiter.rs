@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
 use crate::errors::{json_error, plain_error, JsonError};
-use crate::input::bytes_of;
+use crate::input::{bytes_of, parse_without_gil};
 use crate::value::to_py;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -86,6 +86,30 @@ fn partial_value(data: &[u8]) -> Result<Option<Value>, json::Error> {
     parser.finish_partial()
 }
 
+/// Why `read` gave no value.
+enum Unread {
+    Json(json::Error),
+    /// Partial mode `on`: the input is one string cut short.
+    OpenStringOnly,
+}
+
+/// The value of `bytes` in `mode` (None: no value began).
+fn read(bytes: &[u8], mode: Partial) -> Result<Option<Value>, Unread> {
+    if mode == Partial::Off {
+        return json::parse(bytes).map(Some).map_err(Unread::Json);
+    }
+    let value = partial_value(bytes).map_err(Unread::Json)?;
+    if mode == Partial::On {
+        if let Some(start) = open_string_start(bytes) {
+            return match partial_value(&bytes[..start]).map_err(Unread::Json)? {
+                None => Err(Unread::OpenStringOnly),
+                value => Ok(value),
+            };
+        }
+    }
+    Ok(value)
+}
+
 /// Parses JSON `bytes` (or `str`) like `jiter.from_json`, with its
 /// signature. `partial_mode`: `False`/`"off"` a complete document only;
 /// `True`/`"on"` a document cut short gives the value so far without a
@@ -122,24 +146,18 @@ pub fn from_json(
         None => Partial::Off,
     };
     let bytes = bytes_of(data)?;
-    let value = if mode == Partial::Off {
-        Some(json::parse(&bytes).map_err(|e| json_error(py, &e))?)
-    } else {
-        let mut value = partial_value(&bytes).map_err(|e| json_error(py, &e))?;
-        if mode == Partial::On {
-            if let Some(start) = open_string_start(&bytes) {
-                value = partial_value(&bytes[..start]).map_err(|e| json_error(py, &e))?;
-                if value.is_none() {
-                    return Err(plain_error::<JsonError>(
-                        py,
-                        format!("EOF while parsing a string at byte {}", bytes.len()),
-                        "incomplete",
-                        Some(bytes.len() as u64),
-                    ));
-                }
-            }
+    let read = parse_without_gil(py, bytes.len(), || read(&bytes, mode));
+    let value = match read {
+        Ok(value) => value,
+        Err(Unread::Json(e)) => return Err(json_error(py, &e)),
+        Err(Unread::OpenStringOnly) => {
+            return Err(plain_error::<JsonError>(
+                py,
+                format!("EOF while parsing a string at byte {}", bytes.len()),
+                "incomplete",
+                Some(bytes.len() as u64),
+            ))
         }
-        value
     };
     let Some(value) = value else {
         return Err(plain_error::<JsonError>(

@@ -1,12 +1,12 @@
 //! `parse`, `repair` and `JsonParser`: the library's JSON parser, as the
 //! CLI's `json` and `repair` commands use it.
 
-use llmstream::json::{self, Options, Parser};
+use llmstream::json::{self, Options, Parser, Value};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use crate::errors::{json_error, JsonError};
-use crate::input::bytes_of;
+use crate::input::{bytes_of, parse_without_gil};
 use crate::snapshot::Mirror;
 use crate::value::{form_to_py, to_py};
 
@@ -32,18 +32,19 @@ pub fn parse(
     lenient: bool,
 ) -> PyResult<PyObject> {
     let bytes = bytes_of(data)?;
-    if !partial && !lenient {
-        let value = json::parse(&bytes).map_err(|e| json_error(py, &e))?;
-        return to_py(py, &value);
-    }
-    let mut parser = Parser::with_options(options(lenient).events(false));
-    parser.feed(&bytes).map_err(|e| json_error(py, &e))?;
-    let value = match parser.finish() {
-        Ok(()) => parser.into_value(),
-        Err(e) if partial && e.is_incomplete() => parser.partial_value(),
-        Err(e) => return Err(json_error(py, &e)),
-    };
-    match value {
+    let read = parse_without_gil(py, bytes.len(), || -> Result<Option<Value>, json::Error> {
+        if !partial && !lenient {
+            return json::parse(&bytes).map(Some);
+        }
+        let mut parser = Parser::with_options(options(lenient).events(false));
+        parser.feed(&bytes)?;
+        match parser.finish() {
+            Ok(()) => Ok(parser.into_value()),
+            Err(e) if partial && e.is_incomplete() => Ok(parser.partial_value()),
+            Err(e) => Err(e),
+        }
+    });
+    match read.map_err(|e| json_error(py, &e))? {
         Some(value) => to_py(py, &value),
         None if partial => Ok(py.None()),
         None => Err(no_value(py, bytes.len())),
@@ -55,7 +56,8 @@ pub fn parse(
 #[pyfunction]
 pub fn repair(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let bytes = bytes_of(text)?;
-    match json::repair_bytes(&bytes).map_err(|e| json_error(py, &e))? {
+    let read = parse_without_gil(py, bytes.len(), || json::repair_bytes(&bytes));
+    match read.map_err(|e| json_error(py, &e))? {
         Some(value) => to_py(py, &value),
         None => Err(no_value(py, bytes.len())),
     }
@@ -81,19 +83,24 @@ pub struct JsonParser {
     /// Lenient mode: several top-level values become an array of them, so
     /// an earlier snapshot is not always a part of a later one there.
     lenient: bool,
+    /// Whether `feed` and `finish` return the events.
+    events: bool,
 }
 
 #[pymethods]
 impl JsonParser {
     /// `lenient=True`: lenient mode (no events then; the snapshot shows the
-    /// lenient value).
+    /// lenient value). `events=False`: `feed` and `finish` return no
+    /// events (an empty list), for a reader that only wants `.snapshot`:
+    /// the parser then skips making them.
     #[new]
-    #[pyo3(signature = (lenient=false))]
-    fn new(lenient: bool) -> Self {
+    #[pyo3(signature = (lenient=false, events=true))]
+    fn new(lenient: bool, events: bool) -> Self {
         JsonParser {
-            parser: Parser::with_options(options(lenient)),
+            parser: Parser::with_options(options(lenient).events(events && !lenient)),
             mirror: None,
             lenient,
+            events,
         }
     }
 
@@ -105,6 +112,10 @@ impl JsonParser {
         piece: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let bytes = bytes_of(piece)?;
+        if !self.events {
+            self.parser.feed(&bytes).map_err(|e| json_error(py, &e))?;
+            return Ok(PyList::empty(py));
+        }
         let mut feed = self.parser.feed_borrowed(&bytes);
         drain(py, &mut feed)
     }
@@ -112,6 +123,10 @@ impl JsonParser {
     /// The end of input: the last events. Raises `JsonError` when the
     /// document is incomplete or invalid.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if !self.events {
+            self.parser.finish().map_err(|e| json_error(py, &e))?;
+            return Ok(PyList::empty(py));
+        }
         let mut feed = self.parser.finish_borrowed();
         drain(py, &mut feed)
     }

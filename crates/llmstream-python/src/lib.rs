@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _llmstream(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(json::parse, m)?)?;
     m.add_function(wrap_pyfunction!(json::repair, m)?)?;
     m.add_function(wrap_pyfunction!(jiter::from_json, m)?)?;

@@ -4,32 +4,51 @@
 //!
 //! A snapshot only grows: every member of a container but the last is
 //! complete and never changes. So the mirror keeps, per container, its
-//! Python object and the mirrors of its members; an update walks only the
-//! last member of each container (the open path), converts members that
-//! are new, and re-makes the open scalar or string. Where a container's
-//! type or the key of its last member changed, or it shrank (none of which
-//! a growing snapshot does), that part is converted again from scratch.
+//! Python object, its length and the mirror of its last member only; an
+//! update walks the last members (the open path), converts members that
+//! are new, re-makes an open scalar, and extends an open string by what it
+//! gained (a concatenation: copying a string is far cheaper than decoding
+//! its UTF-8 again). That a string only grows at its end is the snapshot
+//! contract of strict mode (DESIGN.md, "Monotonic"), so the mirror keeps
+//! only its length in bytes. Where a container's type or the key of its
+//! last member changed, or it or a string shrank (none of which a growing
+//! snapshot does), that part is converted again from scratch.
 
-use llmstream::json::Value;
+use llmstream::json::{Map, Value};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::value::to_py;
 
 /// The mirror of one value.
 pub enum Mirror {
-    /// A scalar or a string: re-made when it is the open member.
+    /// A scalar (re-made when it is the open member and changed), or a
+    /// value that can no longer change.
     Leaf(PyObject),
+    /// A string that may still grow at its end, with its length in bytes,
+    /// so that a later snapshot adds only the new text.
+    Text { string: Py<PyString>, len: usize },
     Array {
         list: Py<PyList>,
-        items: Vec<Mirror>,
+        len: usize,
+        /// The mirror of the last item (the one that may still grow).
+        last: Option<Box<Mirror>>,
     },
     Object {
         dict: Py<PyDict>,
-        items: Vec<Mirror>,
-        /// The key of the last member (the one that may still grow).
-        last_key: String,
+        len: usize,
+        /// The key and mirror of the last member.
+        last: Option<Box<LastMember>>,
     },
+}
+
+/// The last member of an object: its key (as text, to compare with the
+/// next snapshot's, and as the Python string the dict holds, to set it
+/// again without hashing a new one) and its mirror.
+pub struct LastMember {
+    key: String,
+    py_key: Py<PyString>,
+    mirror: Mirror,
 }
 
 impl Mirror {
@@ -38,33 +57,27 @@ impl Mirror {
         Ok(match value {
             Value::Array(values) => {
                 let list = PyList::empty(py);
-                let mut items = Vec::with_capacity(values.len());
-                for value in values {
-                    let item = Mirror::new(py, value)?;
-                    list.append(item.object(py))?;
-                    items.push(item);
-                }
+                let last = append_items(py, &list, values)?;
                 Mirror::Array {
                     list: list.unbind(),
-                    items,
+                    len: values.len(),
+                    last,
                 }
             }
             Value::Object(map) => {
                 let dict = PyDict::new(py);
-                let mut items = Vec::with_capacity(map.len());
-                let mut last_key = String::new();
-                for (key, value) in map.iter() {
-                    let item = Mirror::new(py, value)?;
-                    dict.set_item(key.as_str(), item.object(py))?;
-                    items.push(item);
-                    last_key = key.as_str().to_string();
-                }
+                let members = map.iter().as_slice();
+                let last = insert_members(py, &dict, members)?;
                 Mirror::Object {
                     dict: dict.unbind(),
-                    items,
-                    last_key,
+                    len: members.len(),
+                    last,
                 }
             }
+            Value::String(text) => Mirror::Text {
+                string: PyString::new(py, text).unbind(),
+                len: text.len(),
+            },
             scalar => Mirror::Leaf(to_py(py, scalar)?),
         })
     }
@@ -73,6 +86,7 @@ impl Mirror {
     pub fn object(&self, py: Python<'_>) -> PyObject {
         match self {
             Mirror::Leaf(object) => object.clone_ref(py),
+            Mirror::Text { string, .. } => string.clone_ref(py).into_any(),
             Mirror::Array { list, .. } => list.clone_ref(py).into_any(),
             Mirror::Object { dict, .. } => dict.clone_ref(py).into_any(),
         }
@@ -83,50 +97,52 @@ impl Mirror {
     /// holds the new one).
     pub fn update(&mut self, py: Python<'_>, value: &Value) -> PyResult<bool> {
         match (&mut *self, value) {
-            (Mirror::Array { list, items }, Value::Array(values))
-                if values.len() >= items.len() =>
-            {
+            (Mirror::Array { list, len, last }, Value::Array(values)) if values.len() >= *len => {
                 let list = list.bind(py);
-                if let Some(last) = items.len().checked_sub(1) {
-                    if let (Some(item), Some(value)) = (items.get_mut(last), values.get(last)) {
+                if let (Some(item), Some(at)) = (last.as_deref_mut(), len.checked_sub(1)) {
+                    if let Some(value) = values.get(at) {
                         if item.update(py, value)? {
-                            list.set_item(last, item.object(py))?;
+                            list.set_item(at, item.object(py))?;
                         }
                     }
                 }
-                for value in values.get(items.len()..).unwrap_or(&[]) {
-                    let item = Mirror::new(py, value)?;
-                    list.append(item.object(py))?;
-                    items.push(item);
+                let new = values.get(*len..).unwrap_or(&[]);
+                if !new.is_empty() {
+                    *last = append_items(py, list, new)?;
+                    *len = values.len();
                 }
                 Ok(false)
             }
-            (
-                Mirror::Object {
-                    dict,
-                    items,
-                    last_key,
-                },
-                Value::Object(map),
-            ) if map.len() >= items.len() && last_member_kept(map, items.len(), last_key) => {
+            (Mirror::Object { dict, len, last }, Value::Object(map))
+                if map.len() >= *len && last_key_kept(map, *len, last.as_deref()) =>
+            {
                 let dict = dict.bind(py);
                 let members = map.iter().as_slice();
-                if let Some(last) = items.len().checked_sub(1) {
-                    if let (Some(item), Some((key, value))) =
-                        (items.get_mut(last), members.get(last))
-                    {
-                        if item.update(py, value)? {
-                            dict.set_item(key.as_str(), item.object(py))?;
+                if let (Some(member), Some(at)) = (last.as_deref_mut(), len.checked_sub(1)) {
+                    if let Some((_, value)) = members.get(at) {
+                        if member.mirror.update(py, value)? {
+                            dict.set_item(member.py_key.bind(py), member.mirror.object(py))?;
                         }
                     }
                 }
-                for (key, value) in members.get(items.len()..).unwrap_or(&[]) {
-                    let item = Mirror::new(py, value)?;
-                    dict.set_item(key.as_str(), item.object(py))?;
-                    items.push(item);
-                    *last_key = key.as_str().to_string();
+                let new = members.get(*len..).unwrap_or(&[]);
+                if !new.is_empty() {
+                    *last = insert_members(py, dict, new)?;
+                    *len = members.len();
                 }
                 Ok(false)
+            }
+            (Mirror::Text { string, len }, Value::String(grown))
+                if grown.is_char_boundary(*len) =>
+            {
+                let added = grown.get(*len..).unwrap_or("");
+                if added.is_empty() {
+                    return Ok(false);
+                }
+                let joined = string.bind(py).add(PyString::new(py, added))?;
+                *string = joined.downcast_into::<PyString>()?.unbind();
+                *len = grown.len();
+                Ok(true)
             }
             _ => {
                 *self = Mirror::new(py, value)?;
@@ -136,15 +152,57 @@ impl Mirror {
     }
 }
 
-/// Whether the member at `count - 1` of `map` still has the key the mirror
+/// Appends `values` to `list`, all but the last converted once for good;
+/// returns the mirror of the last.
+fn append_items(
+    py: Python<'_>,
+    list: &Bound<'_, PyList>,
+    values: &[Value],
+) -> PyResult<Option<Box<Mirror>>> {
+    let Some((last, done)) = values.split_last() else {
+        return Ok(None);
+    };
+    for value in done {
+        list.append(to_py(py, value)?)?;
+    }
+    let mirror = Mirror::new(py, last)?;
+    list.append(mirror.object(py))?;
+    Ok(Some(Box::new(mirror)))
+}
+
+/// Inserts `members` into `dict`, all but the last converted once for
+/// good; returns the key and mirror of the last.
+fn insert_members(
+    py: Python<'_>,
+    dict: &Bound<'_, PyDict>,
+    members: &[(llmstream::json::Key, Value)],
+) -> PyResult<Option<Box<LastMember>>> {
+    let Some(((key, last), done)) = members.split_last() else {
+        return Ok(None);
+    };
+    for (key, value) in done {
+        dict.set_item(key.as_str(), to_py(py, value)?)?;
+    }
+    let mirror = Mirror::new(py, last)?;
+    let py_key = PyString::new(py, key.as_str());
+    dict.set_item(&py_key, mirror.object(py))?;
+    Ok(Some(Box::new(LastMember {
+        key: key.as_str().to_string(),
+        py_key: py_key.unbind(),
+        mirror,
+    })))
+}
+
+/// Whether the member at `len - 1` of `map` still has the key the mirror
 /// saw there.
-fn last_member_kept(map: &llmstream::json::Map, count: usize, last_key: &str) -> bool {
-    match count.checked_sub(1) {
-        None => true,
-        Some(last) => map
+fn last_key_kept(map: &Map, len: usize, last: Option<&LastMember>) -> bool {
+    match (len.checked_sub(1), last) {
+        (None, _) => true,
+        (Some(at), Some(member)) => map
             .iter()
             .as_slice()
-            .get(last)
-            .is_some_and(|(key, _)| key.as_str() == last_key),
+            .get(at)
+            .is_some_and(|(k, _)| k.as_str() == member.key),
+        (Some(_), None) => false,
     }
 }

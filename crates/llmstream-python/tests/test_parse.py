@@ -98,3 +98,31 @@ def test_partial() -> None:
     with pytest.raises(llmstream.JsonError) as caught:
         llmstream.parse('{"a": [1 2]}', partial=True)
     assert caught.value.offset == 9
+
+
+def test_large_inputs_parse_without_the_gil_from_several_threads() -> None:
+    """Inputs past 64 KiB are parsed with the GIL released: threads parsing
+    at once each get their own document's value, and errors still carry
+    their offset."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    documents = [
+        json.dumps({"n": n, "rows": [{"id": i, "text": f"row {i} of {n} ✓"} for i in range(4000)]}).encode()
+        for n in range(8)
+    ]
+    assert all(len(d) > 64 * 1024 for d in documents)
+    readers = [
+        llmstream.parse,
+        lambda d: llmstream.parse(d, partial=True),
+        lambda d: llmstream.parse(d, lenient=True),
+        llmstream.repair,
+        llmstream.from_json,
+    ]
+    jobs = [(read, document) for document in documents for read in readers]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda job: job[0](job[1]), jobs))
+    assert results == [json.loads(document) for _, document in jobs]
+    broken = documents[0][:-2] + b"]}x"
+    with pytest.raises(llmstream.JsonError) as error:
+        llmstream.parse(broken)
+    assert error.value.offset == len(broken) - 1

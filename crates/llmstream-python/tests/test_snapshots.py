@@ -139,3 +139,23 @@ def test_live_snapshot_is_reused() -> None:
     second = parser.snapshot
     assert second is first and second["done"] is done
     assert second == {"done": {"x": [1, 2]}, "open": ["a", "b"]}
+
+
+@settings(max_examples=200, deadline=None)
+@given(containers, st.integers(0, 2**32), st.integers(1, 5))
+def test_quiet_parser_reads_the_same_snapshots_when_read_now_and_then(
+    value: object, seed: int, every: int
+) -> None:
+    """`events=False` returns no events and the same snapshots; the live
+    snapshot read only every few pieces (several members and strings grown
+    between reads) still equals a fresh conversion."""
+    data = json.dumps(value, ensure_ascii=False).encode()
+    quiet, loud = llmstream.JsonParser(events=False), llmstream.JsonParser()
+    for at, chunk in enumerate(pieces(data, seed)):
+        assert quiet.feed(chunk) == []
+        loud.feed(chunk)
+        if at % every == 0:
+            assert same(quiet.snapshot, loud.snapshot_copy())
+    assert quiet.finish() == []
+    loud.finish()
+    assert same(quiet.snapshot, json.loads(data))

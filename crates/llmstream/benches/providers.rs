@@ -808,7 +808,21 @@ fn one(spec: &str) {
     }
 }
 
+/// `PROVBENCH_DUMP=<dir>` writes the four bodies there (`<group>.sse`)
+/// and measures nothing: the Python package's benchmark reads them.
+fn dump(dir: &std::ffi::OsStr) {
+    let dir = std::path::Path::new(dir);
+    std::fs::create_dir_all(dir).expect("the dump folder");
+    for group in GROUPS {
+        std::fs::write(dir.join(format!("{group}.sse")), body(group)).expect("a body written");
+    }
+}
+
 fn benches(c: &mut Criterion) {
+    if let Some(dir) = std::env::var_os("PROVBENCH_DUMP") {
+        dump(&dir);
+        std::process::exit(0);
+    }
     if let Ok(spec) = std::env::var("PROVBENCH_ONE") {
         one(&spec);
         std::process::exit(0);

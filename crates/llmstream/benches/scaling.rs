@@ -25,7 +25,9 @@
 //! `SCALING_IMPLS=llmstream,memchr` measures only the rows named.
 //! `SCALING_ONE=<impl>/<bytes>/<piece>` (piece 0 = whole) runs one job once
 //! without timing, for callgrind (subtract `none/<bytes>/0`, which only
-//! generates the input). Without `--bench` (as `cargo test
+//! generates the input). `SCALING_DUMP=<dir>` writes the documents there
+//! (`text_args_<bytes>.json`) and measures nothing: the Python package's
+//! benchmark reads them. Without `--bench` (as `cargo test
 //! --benches` runs it) only the 1 KiB and 64 KiB cells run, once each.
 //! Run: `cargo bench -p llmstream --bench scaling`. Results: BENCHMARKS.md.
 
@@ -135,6 +137,15 @@ fn csv_path() -> std::path::PathBuf {
 }
 
 fn main() {
+    if let Some(dir) = std::env::var_os("SCALING_DUMP") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).expect("the dump folder");
+        for size in SIZES {
+            let path = dir.join(format!("text_args_{size}.json"));
+            std::fs::write(&path, text_args(size)).expect("a document written");
+        }
+        return;
+    }
     if let Ok(spec) = std::env::var("SCALING_ONE") {
         let parts: Vec<&str> = spec.split('/').collect();
         let [implementation, bytes, piece] = parts[..] else {

@@ -21,12 +21,14 @@ from ._llmstream import (
     SseDecoder,
     SseError,
     ToolError,
+    __version__,
     from_json,
     parse,
     repair,
 )
 
 __all__ = [
+    "__version__",
     "ActionStream",
     "ArgumentStreams",
     "ChunkError",

@@ -4,6 +4,8 @@ Piece = Union[bytes, bytearray, str]
 Json = Any
 Event = dict[str, Any]
 
+__version__: str
+
 class JsonError(ValueError):
     kind: str
     offset: Optional[int]
@@ -42,7 +44,7 @@ def from_json(
 ) -> Json: ...
 
 class JsonParser:
-    def __init__(self, lenient: bool = False) -> None: ...
+    def __init__(self, lenient: bool = False, events: bool = True) -> None: ...
     def feed(self, piece: Piece) -> list[Event]: ...
     def finish(self) -> list[Event]: ...
     @property
