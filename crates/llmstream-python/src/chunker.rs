@@ -5,7 +5,7 @@ use llmstream::chunker::{ChunkError as Error, ChunkErrorKind, SnapshotChunker as
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 
-use crate::errors::{json_error, plain_error, variant_name, ChunkError};
+use crate::errors::{json_error, set_from_form, ChunkError};
 use crate::input::bytes_of;
 
 /// Turns complete snapshots into chunks whose concatenation is the final
@@ -66,16 +66,14 @@ impl SnapshotChunker {
     }
 }
 
-/// A `JsonError` for a snapshot that is not JSON, else a `ChunkError`
-/// (kind named after the library's variant, `path` its display form).
+/// A `JsonError` for a snapshot that is not JSON, else a `ChunkError`, from
+/// the library error's JSON form (with `.snapshot`, the snapshot's number).
 fn chunk_error(py: Python<'_>, error: &Error) -> PyErr {
     if let ChunkErrorKind::InvalidJson(e) = error.kind() {
         return json_error(py, e);
     }
-    let kind = variant_name(&format!("{:?}", error.kind()));
-    let err = plain_error::<ChunkError>(py, error.to_string(), &kind, None);
-    let exc = err.value(py);
-    let _ = exc.setattr("path", error.path().to_string());
-    let _ = exc.setattr("snapshot", error.snapshot());
+    let err = ChunkError::new_err(error.to_string());
+    let _ = set_from_form(py, &err, &error.to_value());
+    let _ = err.value(py).setattr("snapshot", error.snapshot());
     err
 }

@@ -55,8 +55,8 @@ pub fn set_from_form(py: Python<'_>, err: &PyErr, form: &Value) -> PyResult<()> 
     Ok(())
 }
 
-/// An error of `E` with these attributes, for library errors that have no
-/// JSON form of their own (`kind` is the variant's name in snake case).
+/// An error of `E` with these attributes, for errors the binding itself
+/// finds (no value in the input, a partial mode the parser refuses).
 pub fn plain_error<E: pyo3::PyTypeInfo>(
     py: Python<'_>,
     message: String,
@@ -70,25 +70,4 @@ pub fn plain_error<E: pyo3::PyTypeInfo>(
     let _ = exc.setattr("path", py.None());
     let _ = exc.setattr("details", py.None());
     err
-}
-
-/// The snake-case name of an enum variant from its `Debug` text
-/// (`LineTooLong { limit: 3 }` → `line_too_long`).
-pub fn variant_name(debug: &str) -> String {
-    let name = debug
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .next()
-        .unwrap_or("");
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

@@ -5,7 +5,7 @@ use llmstream::sse::{self, Decoder, ItemRef};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-use crate::errors::{plain_error, variant_name, SseError};
+use crate::errors::{set_from_form, SseError};
 use crate::input::bytes_of;
 use crate::value::form_to_py;
 
@@ -60,9 +60,9 @@ impl SseDecoder {
     }
 }
 
-/// An `SseError` (the library's SSE error has no JSON form: its kind is
-/// named after the variant).
+/// An `SseError` from the library error's JSON form.
 pub fn sse_error(py: Python<'_>, error: &sse::Error) -> PyErr {
-    let kind = variant_name(&format!("{:?}", error.kind()));
-    plain_error::<SseError>(py, error.to_string(), &kind, Some(error.offset()))
+    let err = SseError::new_err(error.to_string());
+    let _ = set_from_form(py, &err, &error.to_value());
+    err
 }

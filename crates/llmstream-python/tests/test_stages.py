@@ -125,8 +125,33 @@ def test_chunker_errors() -> None:
         chunker.feed('{"t": "Paris"}')
     assert caught.value.kind == "string_not_extended"
     assert caught.value.path == "t"
+    assert caught.value.snapshot == 2
+    assert caught.value.details == {
+        "message": str(caught.value),
+        "kind": "string_not_extended",
+        "snapshot": 2,
+        "path": "t",
+    }
     with pytest.raises(llmstream.JsonError):
         chunker.feed('{"t": ')
+
+
+def test_sse_limit_error() -> None:
+    decoder = llmstream.SseDecoder()
+    limit = 16 << 20
+    decoder.feed(b"data: ok\n\n")
+    with pytest.raises(llmstream.SseError) as caught:
+        decoder.feed(b"data: " + b"x" * limit)
+    error = caught.value
+    assert (error.kind, error.offset, error.path) == ("line_too_long", 10 + limit, None)
+    assert error.details == {
+        "message": str(error),
+        "kind": "line_too_long",
+        "limit": limit,
+        "offset": 10 + limit,
+        "reading": "field",
+        "field": "data",
+    }
 
 
 def test_argument_streams() -> None:

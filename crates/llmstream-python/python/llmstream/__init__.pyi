@@ -14,9 +14,9 @@ class JsonError(ValueError):
 
 class SseError(ValueError):
     kind: str
-    offset: Optional[int]
+    offset: int
     path: None
-    details: None
+    details: dict[str, Any]
 
 class ToolError(ValueError):
     kind: str
@@ -29,7 +29,7 @@ class ChunkError(ValueError):
     offset: None
     path: str
     snapshot: int
-    details: None
+    details: dict[str, Any]
 
 def parse(data: Piece, partial: bool = False, lenient: bool = False) -> Json: ...
 def repair(text: Piece) -> Json: ...

@@ -511,6 +511,11 @@ fn assert_rejected(good: &[&str], bad: &str, path: &str, kind: ChunkErrorKind, n
         message.starts_with(&format!("snapshot {}, at ", good.len() + 1)),
         "{message}"
     );
+    let form = error.to_value();
+    assert_eq!(form["message"].as_str(), Some(message.as_str()));
+    assert_eq!(form["kind"].as_str(), Some(kind.name()));
+    assert_eq!(form["snapshot"].as_u64(), Some(good.len() as u64 + 1));
+    assert_eq!(form["path"].as_str(), Some(path));
     assert_eq!(
         format!("{chunker:?}"),
         before,

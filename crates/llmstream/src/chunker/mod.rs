@@ -98,6 +98,7 @@ use alloc::vec::Vec;
 use crate::json::{self, PathBuf, Segment, Value};
 
 mod error;
+mod error_form;
 mod out;
 
 use crate::json::unique::{by_key, unique, unique_by};

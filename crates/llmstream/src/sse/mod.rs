@@ -59,6 +59,7 @@
 mod decoder;
 mod encoder;
 mod error;
+mod error_form;
 mod event;
 mod limits;
 mod scan;

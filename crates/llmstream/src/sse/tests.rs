@@ -446,6 +446,27 @@ fn limit_line_too_long_is_an_error_naming_limit_offset_and_field() {
 }
 
 #[test]
+fn limit_errors_have_a_json_form_with_every_field() {
+    let limits = Limits::default().with_max_line_bytes(8);
+    let (_, error) = decode_all_ways_with(limits, b"data: ok\n\ndata: too long\n\n");
+    let form = error.unwrap().to_value();
+    let text = format!("{form}");
+    assert_eq!(
+        text,
+        r#"{"message":"line longer than the limit of 8 bytes at byte 18 (reading field \"data\")","kind":"line_too_long","limit":8,"offset":18,"reading":"field","field":"data"}"#
+    );
+    let (_, error) = decode_all_ways_with(limits, b":abcdefghij");
+    let form = error.unwrap().to_value();
+    assert_eq!(form["reading"].as_str(), Some("comment"));
+    assert!(form.get("field").is_none());
+    let limits = Limits::default().with_max_event_data_bytes(4);
+    let (_, error) = decode_all_ways_with(limits, b"data: abc\ndata: def\n\n");
+    let form = error.unwrap().to_value();
+    assert_eq!(form["kind"].as_str(), Some("event_data_too_long"));
+    assert_eq!(form["limit"].as_u64(), Some(4));
+}
+
+#[test]
 fn limit_line_too_long_without_a_line_end() {
     let limits = Limits::default().with_max_line_bytes(4);
     let (_, error) = decode_all_ways_with(limits, b"abcdefgh");
