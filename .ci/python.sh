@@ -10,9 +10,14 @@ venv=target/python-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet ./crates/llmstream-python pytest hypothesis jiter httpx
+"$venv/bin/python" -m pip install --quiet ./crates/llmstream-python pytest hypothesis jiter httpx mypy
 
 # The tests check the package against the CLI's output.
 cargo build --release -p llmstream-cli
 
 "$venv/bin/python" -m pytest -q crates/llmstream-python/tests
+
+# The type stubs against the installed module (every name, signature and
+# class), and the examples and the benchmark type-checked against them.
+(cd target && "../$venv/bin/python" -m mypy.stubtest llmstream)
+"$venv/bin/python" -m mypy crates/llmstream-python/examples crates/llmstream-python/bench

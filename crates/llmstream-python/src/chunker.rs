@@ -24,6 +24,10 @@ impl SnapshotChunker {
         }
     }
 
+    fn __repr__(&self) -> String {
+        format!("SnapshotChunker(snapshots={})", self.inner.snapshots())
+    }
+
     /// Takes the next complete snapshot, as JSON text (`str` or `bytes`)
     /// or a Python value (written with `json.dumps`); returns the chunks
     /// that became certain. Raises `JsonError` for text that is not JSON,

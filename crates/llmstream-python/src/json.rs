@@ -171,6 +171,15 @@ impl JsonParser {
     fn bytes_fed(&self) -> u64 {
         self.parser.bytes_fed()
     }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "JsonParser(lenient={}, events={}, bytes_fed={})",
+            py_bool(self.lenient),
+            py_bool(self.events),
+            self.parser.bytes_fed()
+        )
+    }
 }
 
 /// The events of a feed as dicts, or its first error.
@@ -181,4 +190,12 @@ fn drain<'py>(py: Python<'py>, feed: &mut json::Feed<'_, '_>) -> PyResult<Bound<
         out.append(form_to_py(py, |sink| event.write_json(sink))?)?;
     }
     Ok(out)
+}
+
+/// `True` or `False`, as Python writes them.
+pub fn py_bool(yes: bool) -> &'static str {
+    match yes {
+        true => "True",
+        false => "False",
+    }
 }

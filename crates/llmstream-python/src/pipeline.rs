@@ -80,6 +80,11 @@ impl Pipeline {
             None => Ok(py.None()),
         }
     }
+
+    fn __repr__(&self) -> String {
+        let provider = self.inner.provider().map_or("auto", |p| p.name());
+        format!("Pipeline(provider={provider:?})")
+    }
 }
 
 impl Pipeline {

@@ -24,6 +24,10 @@ impl SseDecoder {
         }
     }
 
+    fn __repr__(&self) -> String {
+        format!("SseDecoder(offset={})", self.decoder.offset())
+    }
+
     /// Feeds a piece (`bytes` or `str`); returns the items it completed:
     /// `{"event","data","id"}` per dispatched event, `{"retry"}` per valid
     /// retry field, in stream order. Raises `SseError` past a limit.

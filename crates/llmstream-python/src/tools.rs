@@ -29,6 +29,11 @@ impl ArgumentStreams {
         }
     }
 
+    fn __repr__(&self) -> String {
+        let ids: Vec<String> = self.inner.ids().map(|id| format!("{id:?}")).collect();
+        format!("ArgumentStreams(ids=[{}])", ids.join(", "))
+    }
+
     /// Feeds a fragment (`bytes` or `str`) of call `tool_id`'s arguments;
     /// returns its events (`argument_delta`, `argument`, `error`).
     fn feed<'py>(
@@ -109,6 +114,10 @@ impl ActionStream {
         ActionStream {
             inner: tools::ActionStream::new(),
         }
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "ActionStream()"
     }
 
     /// Feeds model text (`str`, or `bytes`: a cut code point is held);

@@ -191,3 +191,23 @@ def test_feed_types() -> None:
     assert parser.snapshot == [1, 2]
     with pytest.raises(TypeError):
         parser.feed(3)
+
+
+def test_reprs_say_what_each_stage_reads_and_how_far_it_got() -> None:
+    parser = llmstream.JsonParser(events=False)
+    parser.feed(b'{"a": 1')
+    assert repr(parser) == "JsonParser(lenient=False, events=False, bytes_fed=7)"
+    pipeline = llmstream.Pipeline()
+    assert repr(pipeline) == 'Pipeline(provider="auto")'
+    pipeline.feed(b'data: {"id":"x","object":"chat.completion.chunk","choices":[]}\n\n')
+    assert repr(pipeline) == 'Pipeline(provider="openai-chat")'
+    decoder = llmstream.SseDecoder()
+    decoder.feed(b"data: x\n")
+    assert repr(decoder) == "SseDecoder(offset=8)"
+    streams = llmstream.ArgumentStreams()
+    streams.feed("call_1", b'{"a"')
+    assert repr(streams) == 'ArgumentStreams(ids=["call_1"])'
+    chunker = llmstream.SnapshotChunker()
+    chunker.feed('{"a": "b"}')
+    assert repr(chunker) == "SnapshotChunker(snapshots=1)"
+    assert repr(llmstream.ActionStream()) == "ActionStream()"

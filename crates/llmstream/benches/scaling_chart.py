@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Draws docs/scaling.svg from the CSV that `cargo bench --bench scaling` writes.
 
+The Python package's rows (`python`, `python-jiter`: the value read after
+every 16-byte piece) are appended to that CSV by
+`crates/llmstream-python/bench/run.sh <csv>`.
+
 Log-log: document bytes (x) against nanoseconds per byte for the whole
 stream (y); one line per implementation and piece size. Standard library
 only; the SVG is written by hand. Not part of CI: run it once after the
@@ -24,12 +28,21 @@ COLORS = {
     "1024": "#9467bd",
     "0": "#444444",
 }
-DASH = {"llmstream": "", "jiter": "8,4", "naive": "2,3", "memchr": ""}
+DASH = {
+    "llmstream": "",
+    "jiter": "8,4",
+    "naive": "2,3",
+    "memchr": "",
+    "python": "12,3,2,3",
+    "python-jiter": "4,2",
+}
 LABEL = {
     "llmstream": "llmstream push+snapshot",
     "jiter": "jiter re-parse",
     "naive": "close+serde_json re-parse",
     "memchr": "memchr scan",
+    "python": "Python: llmstream .snapshot",
+    "python-jiter": "Python: jiter.from_json re-parse",
 }
 
 
@@ -83,7 +96,7 @@ def main(src, dst):
         f'<text x="18" y="{TOP + ph / 2}" text-anchor="middle" '
         f'transform="rotate(-90 18 {TOP + ph / 2})">ns per byte, whole stream (log)</text>'
     )
-    order = ["llmstream", "jiter", "naive", "memchr"]
+    order = ["llmstream", "jiter", "naive", "memchr", "python", "python-jiter"]
     pieces = ["1", "4", "16", "64", "1024", "0"]
     legend_y = TOP
     for impl in order:

@@ -8,7 +8,7 @@ it (docs/CLI.md). ``events`` and ``aevents`` feed a whole HTTP body to a
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, Union
+from typing import Any, AsyncIterable, AsyncIterator, Dict, Iterable, Iterator, Union
 
 from ._llmstream import (
     ActionStream,
@@ -32,8 +32,11 @@ __all__ = [
     "ActionStream",
     "ArgumentStreams",
     "ChunkError",
+    "Event",
+    "Json",
     "JsonError",
     "JsonParser",
+    "Piece",
     "Pipeline",
     "SnapshotChunker",
     "SseDecoder",
@@ -46,10 +49,15 @@ __all__ = [
     "repair",
 ]
 
+#: What ``feed`` takes.
 Piece = Union[bytes, bytearray, str]
+#: A JSON value as Python natives (None, bool, int, float, str, list, dict).
+Json = Any
+#: An event or item: one of the library's JSON forms (docs/CLI.md).
+Event = Dict[str, Any]
 
 
-def events(chunks: Iterable[Piece], provider: str = "auto") -> Iterator[dict[str, Any]]:
+def events(chunks: Iterable[Piece], provider: str = "auto") -> Iterator[Event]:
     """The normalized events of a whole streaming body given in pieces
     (e.g. ``httpx`` ``iter_bytes()``), as they complete."""
     pipeline = Pipeline(provider)
@@ -58,9 +66,7 @@ def events(chunks: Iterable[Piece], provider: str = "auto") -> Iterator[dict[str
     yield from pipeline.finish()
 
 
-async def aevents(
-    chunks: AsyncIterable[Piece], provider: str = "auto"
-) -> AsyncIterator[dict[str, Any]]:
+async def aevents(chunks: AsyncIterable[Piece], provider: str = "auto") -> AsyncIterator[Event]:
     """``events`` over an async iterable (e.g. ``httpx`` ``aiter_bytes()``)."""
     pipeline = Pipeline(provider)
     async for chunk in chunks:
