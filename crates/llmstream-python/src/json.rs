@@ -7,7 +7,7 @@ use pyo3::types::PyList;
 
 use crate::errors::{json_error, JsonError};
 use crate::input::{bytes_of, parse_without_gil};
-use crate::snapshot::Mirror;
+use crate::snapshot::{Growth, Mirror};
 use crate::value::{form_to_py, to_py};
 
 fn options(lenient: bool) -> Options {
@@ -85,6 +85,9 @@ pub struct JsonParser {
     lenient: bool,
     /// Whether `feed` and `finish` return the events.
     events: bool,
+    /// Whether the mirror was made of the array of several top-level
+    /// values (lenient mode).
+    several: bool,
 }
 
 #[pymethods]
@@ -101,6 +104,7 @@ impl JsonParser {
             mirror: None,
             lenient,
             events,
+            several: false,
         }
     }
 
@@ -131,25 +135,33 @@ impl JsonParser {
         drain(py, &mut feed)
     }
 
-    /// The live partial value, or None before any value began. In strict
-    /// mode the same objects are returned from read to read and updated in
-    /// place: a read converts only what the document gained (plus the open
-    /// string); do not modify them (`snapshot_copy()` gives a copy). In
-    /// lenient mode each read converts the whole value.
+    /// The live partial value, or None before any value began. The same
+    /// objects are returned from read to read and updated in place: a read
+    /// converts only what the document gained (plus the open string); do
+    /// not modify them (`snapshot_copy()` gives a copy). In lenient mode a
+    /// part that a later byte re-read (the top value becoming the array of
+    /// several, a group `(x)` becoming `x`) is converted again, and the
+    /// snapshot is then a new object.
     #[getter]
     fn snapshot(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        if self.lenient {
-            return self.snapshot_copy(py);
-        }
         let Some(value) = self.parser.snapshot() else {
             self.mirror = None;
             return Ok(py.None());
         };
+        let growth = match self.lenient {
+            true => Growth::Checked,
+            false => Growth::AtEnd,
+        };
+        if self.parser.several_values() != self.several {
+            // The top value just became the array of several: start again.
+            self.several = true;
+            self.mirror = None;
+        }
         match &mut self.mirror {
             Some(mirror) => {
-                mirror.update(py, value)?;
+                mirror.update(py, value, growth)?;
             }
-            None => self.mirror = Some(Mirror::new(py, value)?),
+            None => self.mirror = Some(Mirror::new(py, value, growth)?),
         }
         Ok(self
             .mirror

@@ -9,8 +9,10 @@
 //! are new, re-makes an open scalar, and extends an open string by what it
 //! gained (a concatenation: copying a string is far cheaper than decoding
 //! its UTF-8 again). That a string only grows at its end is the snapshot
-//! contract of strict mode (DESIGN.md, "Monotonic"), so the mirror keeps
-//! only its length in bytes. Where a container's type or the key of its
+//! contract of strict mode (DESIGN.md, "Monotonic"), so there the mirror
+//! keeps only its length in bytes ([`Growth::AtEnd`]); lenient mode's
+//! snapshots may re-read a text, so there it keeps the text and checks
+//! ([`Growth::Checked`]). Where a container's type or the key of its
 //! last member changed, or it or a string shrank (none of which a growing
 //! snapshot does), that part is converted again from scratch.
 
@@ -20,14 +22,57 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::value::to_py;
 
+/// How far the mirror trusts a string to grow only at its end.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Growth {
+    /// Strict mode: a snapshot's strings only grow at their end.
+    AtEnd,
+    /// Lenient mode: a string is checked against its text before.
+    Checked,
+}
+
+/// What the mirror knows of a string it made.
+pub enum Seen {
+    /// Its length in bytes ([`Growth::AtEnd`]).
+    Len(usize),
+    /// Its text ([`Growth::Checked`]).
+    Text(String),
+}
+
+impl Seen {
+    fn new(growth: Growth, text: &str) -> Seen {
+        match growth {
+            Growth::AtEnd => Seen::Len(text.len()),
+            Growth::Checked => Seen::Text(text.to_string()),
+        }
+    }
+
+    /// The string seen, extended by `added`.
+    fn extend(&mut self, added: &str) {
+        match self {
+            Seen::Len(len) => *len += added.len(),
+            Seen::Text(text) => text.push_str(added),
+        }
+    }
+
+    /// What `grown` added to the string seen, or None when it is not that
+    /// string extended.
+    fn added<'a>(&self, grown: &'a str) -> Option<&'a str> {
+        match self {
+            Seen::Len(len) => grown.get(*len..),
+            Seen::Text(text) => grown.strip_prefix(text.as_str()),
+        }
+    }
+}
+
 /// The mirror of one value.
 pub enum Mirror {
     /// A scalar (re-made when it is the open member and changed), or a
     /// value that can no longer change.
     Leaf(PyObject),
-    /// A string that may still grow at its end, with its length in bytes,
-    /// so that a later snapshot adds only the new text.
-    Text { string: Py<PyString>, len: usize },
+    /// A string that may still grow at its end, with what the mirror
+    /// knows of it, so that a later snapshot adds only the new text.
+    Text { string: Py<PyString>, seen: Seen },
     Array {
         list: Py<PyList>,
         len: usize,
@@ -53,11 +98,11 @@ pub struct LastMember {
 
 impl Mirror {
     /// The mirror of `value`, converted whole.
-    pub fn new(py: Python<'_>, value: &Value) -> PyResult<Mirror> {
+    pub fn new(py: Python<'_>, value: &Value, growth: Growth) -> PyResult<Mirror> {
         Ok(match value {
             Value::Array(values) => {
                 let list = PyList::empty(py);
-                let last = append_items(py, &list, values)?;
+                let last = append_items(py, &list, values, growth)?;
                 Mirror::Array {
                     list: list.unbind(),
                     len: values.len(),
@@ -67,7 +112,7 @@ impl Mirror {
             Value::Object(map) => {
                 let dict = PyDict::new(py);
                 let members = map.iter().as_slice();
-                let last = insert_members(py, &dict, members)?;
+                let last = insert_members(py, &dict, members, growth)?;
                 Mirror::Object {
                     dict: dict.unbind(),
                     len: members.len(),
@@ -76,7 +121,7 @@ impl Mirror {
             }
             Value::String(text) => Mirror::Text {
                 string: PyString::new(py, text).unbind(),
-                len: text.len(),
+                seen: Seen::new(growth, text),
             },
             scalar => Mirror::Leaf(to_py(py, scalar)?),
         })
@@ -95,20 +140,20 @@ impl Mirror {
     /// Brings the mirror to `value`, a later snapshot of the same
     /// document. Returns whether its object was replaced (its parent then
     /// holds the new one).
-    pub fn update(&mut self, py: Python<'_>, value: &Value) -> PyResult<bool> {
+    pub fn update(&mut self, py: Python<'_>, value: &Value, growth: Growth) -> PyResult<bool> {
         match (&mut *self, value) {
             (Mirror::Array { list, len, last }, Value::Array(values)) if values.len() >= *len => {
                 let list = list.bind(py);
                 if let (Some(item), Some(at)) = (last.as_deref_mut(), len.checked_sub(1)) {
                     if let Some(value) = values.get(at) {
-                        if item.update(py, value)? {
+                        if item.update(py, value, growth)? {
                             list.set_item(at, item.object(py))?;
                         }
                     }
                 }
                 let new = values.get(*len..).unwrap_or(&[]);
                 if !new.is_empty() {
-                    *last = append_items(py, list, new)?;
+                    *last = append_items(py, list, new, growth)?;
                     *len = values.len();
                 }
                 Ok(false)
@@ -120,32 +165,32 @@ impl Mirror {
                 let members = map.iter().as_slice();
                 if let (Some(member), Some(at)) = (last.as_deref_mut(), len.checked_sub(1)) {
                     if let Some((_, value)) = members.get(at) {
-                        if member.mirror.update(py, value)? {
+                        if member.mirror.update(py, value, growth)? {
                             dict.set_item(member.py_key.bind(py), member.mirror.object(py))?;
                         }
                     }
                 }
                 let new = members.get(*len..).unwrap_or(&[]);
                 if !new.is_empty() {
-                    *last = insert_members(py, dict, new)?;
+                    *last = insert_members(py, dict, new, growth)?;
                     *len = members.len();
                 }
                 Ok(false)
             }
-            (Mirror::Text { string, len }, Value::String(grown))
-                if grown.is_char_boundary(*len) =>
+            (Mirror::Text { string, seen }, Value::String(grown))
+                if seen.added(grown).is_some() =>
             {
-                let added = grown.get(*len..).unwrap_or("");
+                let added = seen.added(grown).unwrap_or("");
                 if added.is_empty() {
                     return Ok(false);
                 }
                 let joined = string.bind(py).add(PyString::new(py, added))?;
                 *string = joined.downcast_into::<PyString>()?.unbind();
-                *len = grown.len();
+                seen.extend(added);
                 Ok(true)
             }
             _ => {
-                *self = Mirror::new(py, value)?;
+                *self = Mirror::new(py, value, growth)?;
                 Ok(true)
             }
         }
@@ -158,6 +203,7 @@ fn append_items(
     py: Python<'_>,
     list: &Bound<'_, PyList>,
     values: &[Value],
+    growth: Growth,
 ) -> PyResult<Option<Box<Mirror>>> {
     let Some((last, done)) = values.split_last() else {
         return Ok(None);
@@ -165,7 +211,7 @@ fn append_items(
     for value in done {
         list.append(to_py(py, value)?)?;
     }
-    let mirror = Mirror::new(py, last)?;
+    let mirror = Mirror::new(py, last, growth)?;
     list.append(mirror.object(py))?;
     Ok(Some(Box::new(mirror)))
 }
@@ -176,6 +222,7 @@ fn insert_members(
     py: Python<'_>,
     dict: &Bound<'_, PyDict>,
     members: &[(llmstream::json::Key, Value)],
+    growth: Growth,
 ) -> PyResult<Option<Box<LastMember>>> {
     let Some(((key, last), done)) = members.split_last() else {
         return Ok(None);
@@ -183,7 +230,7 @@ fn insert_members(
     for (key, value) in done {
         dict.set_item(key.as_str(), to_py(py, value)?)?;
     }
-    let mirror = Mirror::new(py, last)?;
+    let mirror = Mirror::new(py, last, growth)?;
     let py_key = PyString::new(py, key.as_str());
     dict.set_item(&py_key, mirror.object(py))?;
     Ok(Some(Box::new(LastMember {

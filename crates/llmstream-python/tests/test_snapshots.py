@@ -119,8 +119,8 @@ def test_events_forms() -> None:
     assert parser.snapshot == {"a": ["xy"], "b": 12}
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="{}[]\"',: ab1.\n`-eTruNon/*", max_size=60), st.integers(0, 2**32))
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet="{}[]()\"',: ab1.\n`-eTruNon/*#“”\\", max_size=60), st.integers(0, 2**32))
 def test_live_snapshot_of_lenient_text(text: str, seed: int) -> None:
     parser = llmstream.JsonParser(lenient=True)
     for chunk in pieces(text.encode(), seed, most=4):

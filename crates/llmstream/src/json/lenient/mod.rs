@@ -130,6 +130,12 @@ impl Lenient {
         self.grammar.root.as_ref()
     }
 
+    /// Whether several values were read at the top (the value is the
+    /// array of them).
+    pub(crate) fn several_values(&self) -> bool {
+        self.grammar.several
+    }
+
     /// Takes the value out.
     pub(crate) fn take_value(&mut self) -> Option<Value> {
         self.grammar.root.take()

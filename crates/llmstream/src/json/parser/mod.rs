@@ -515,6 +515,17 @@ impl Parser {
         }
     }
 
+    /// Lenient mode: whether several values were read at the top, so that
+    /// the value is the array of them. The snapshot turns into that array
+    /// when the second value begins (its one change that is not growth at
+    /// the end); a reader that mirrors it starts again then. Always false
+    /// in strict mode.
+    pub fn several_values(&self) -> bool {
+        self.lenient
+            .as_deref()
+            .is_some_and(|lenient| lenient.several_values())
+    }
+
     /// Takes the value out (the snapshot, complete once [`Parser::finish`]
     /// succeeded).
     pub fn into_value(mut self) -> Option<Value> {
