@@ -28,12 +28,16 @@ pub(super) enum Token {
 enum State {
     /// Between tokens.
     Between,
-    /// In a string opened by `open`, closed by `close`.
+    /// In a string opened by `open`, closed by `close`; `escaped`: opened
+    /// by `\"` (stringified JSON), and closed by `\"` too.
     Str {
         close: char,
         text: String,
         escape: Escape,
+        escaped: bool,
     },
+    /// After a `\` between tokens: a quote next opens an escaped string.
+    Backslash,
     /// After a string's closing quote, which counts as one unless a word
     /// follows it (then it was a quote inside the text), but for a
     /// literal after a space (`"a" true`: a missing colon).
@@ -50,6 +54,19 @@ enum State {
     BareValue(String),
     /// In a bare word or number.
     Word(String),
+    /// After a word and an apostrophe (`Here'`): a letter next makes it
+    /// part of the word (`Here's`); anything else makes it a quote.
+    Apostrophe(String, char),
+    /// In a regular-expression literal (`/ab+c/`), read as a string with
+    /// its slashes; `class` inside `[…]`, `escape` after a `\`.
+    Regex {
+        text: String,
+        class: bool,
+        escape: bool,
+    },
+    /// After the `/` that may end a regular expression: a letter or digit
+    /// next makes it a path's separator (`/usr/bin`).
+    RegexEnd(String),
     /// In a `//` or `#` comment (to the end of the line).
     LineComment,
     /// In a `/* */` comment; `star` after a `*`.
@@ -70,6 +87,9 @@ enum Escape {
     None,
     /// After `\`.
     Backslash,
+    /// After `\\` in an escaped string: a quote next is a quote of the
+    /// text (`\\"`, escaped twice).
+    Double,
     /// In `\u`, with the digits so far.
     Unicode(u32, u8),
 }
@@ -90,6 +110,8 @@ pub(super) struct Lexer {
     /// The byte offset in the input of the character being read: where
     /// the tokens it completes are said to be.
     offset: u64,
+    /// A token was handed out: the start of the text is behind.
+    started: bool,
 }
 
 /// Whether `c` opens a string, and the quote that closes it.
@@ -118,6 +140,7 @@ impl Lexer {
             pending: Vec::new(),
             high: None,
             offset: 0,
+            started: false,
         }
     }
 
@@ -183,6 +206,13 @@ impl Lexer {
             }
             State::BareValue(text) => self.emit(out, cut_literal(bare_token(text))),
             State::Word(word) => self.emit(out, cut_literal(word_token(word))),
+            State::Apostrophe(word, _) => {
+                // The quote opened a string the text ends in.
+                self.emit(out, word_token(word));
+                self.emit(out, Token::Str(String::new(), false));
+            }
+            State::Regex { text, .. } => self.emit(out, Token::Str(text, false)),
+            State::RegexEnd(text) => self.emit(out, Token::Str(text, true)),
             State::Dots(_) => self.emit(out, Token::Ellipsis),
             _ => {}
         }
@@ -196,6 +226,7 @@ impl Lexer {
 
     /// Hands `token` out, and notes whether a value comes next.
     fn emit(&mut self, out: &mut dyn FnMut(Token, u64) -> bool, token: Token) {
+        self.started = true;
         self.value_next = out(token, self.offset);
     }
 
@@ -213,8 +244,28 @@ impl Lexer {
                 close,
                 text,
                 escape,
+                escaped,
             } => {
                 match *escape {
+                    Escape::Backslash if *escaped && c == '"' => {
+                        // `\"` closes a string that `\"` opened.
+                        let text = core::mem::take(text);
+                        self.state = State::Between;
+                        self.emit(out, Token::Str(text, true));
+                        return;
+                    }
+                    Escape::Backslash if *escaped && c == '\\' => {
+                        *escape = Escape::Double;
+                        return;
+                    }
+                    Escape::Double => {
+                        *escape = Escape::None;
+                        if c == '"' {
+                            text.push('"');
+                            return;
+                        }
+                        text.push('\\');
+                    }
                     Escape::Backslash => {
                         *escape = Escape::None;
                         match c {
@@ -316,6 +367,7 @@ impl Lexer {
                         close,
                         text: String::new(),
                         escape: Escape::None,
+                        escaped: false,
                     };
                     for w in word.chars() {
                         self.char(w, out);
@@ -331,6 +383,7 @@ impl Lexer {
                     close,
                     text,
                     escape: Escape::None,
+                    escaped: false,
                 };
                 self.char(c, out);
             }
@@ -376,6 +429,11 @@ impl Lexer {
                     word.push(c);
                     return;
                 }
+                if matches!(c, '\'' | '\u{2019}') && word.ends_with(char::is_alphabetic) {
+                    // `Here's`, `don't`: maybe an apostrophe.
+                    self.state = State::Apostrophe(core::mem::take(word), c);
+                    return;
+                }
                 let word = core::mem::take(word);
                 self.state = State::Between;
                 self.joined = word == "+";
@@ -383,6 +441,80 @@ impl Lexer {
                 // A quote stuck to a bare word closes nothing (`a",`); not
                 // after a `+` joining strings.
                 if c != '"' || self.value_next_is_join() {
+                    self.start(c, out);
+                }
+            }
+            State::Apostrophe(word, quote) => {
+                let (mut word, quote) = (core::mem::take(word), *quote);
+                if c.is_alphabetic() {
+                    word.push(quote);
+                    word.push(c);
+                    self.state = State::Word(word);
+                    return;
+                }
+                // A quote after the word after all.
+                self.state = State::Between;
+                self.joined = false;
+                self.emit(out, word_token(word));
+                self.start(quote, out);
+                self.char(c, out);
+            }
+            State::Regex {
+                text,
+                class,
+                escape,
+            } => {
+                if *escape {
+                    *escape = false;
+                } else if c == '\\' {
+                    *escape = true;
+                } else if c == '[' {
+                    *class = true;
+                } else if c == ']' && *class {
+                    *class = false;
+                } else if c == '/' && !*class {
+                    text.push(c);
+                    self.state = State::RegexEnd(core::mem::take(text));
+                    return;
+                } else if matches!(c, ',' | '}' | ']' | '\n') {
+                    // No closing slash before the value ended: a bare
+                    // value that starts with a slash.
+                    let text = core::mem::take(text);
+                    self.state = State::Between;
+                    self.emit(out, Token::Str(text, true));
+                    self.start(c, out);
+                    return;
+                }
+                text.push(c);
+            }
+            State::RegexEnd(text) => {
+                if c.is_alphanumeric() {
+                    // `/usr/bin`: a path's separator; the text goes on.
+                    let mut text = core::mem::take(text);
+                    text.push(c);
+                    self.state = State::Regex {
+                        text,
+                        class: false,
+                        escape: false,
+                    };
+                    return;
+                }
+                let text = core::mem::take(text);
+                self.state = State::Between;
+                self.emit(out, Token::Str(text, true));
+                self.start(c, out);
+            }
+            State::Backslash => {
+                if c == '"' {
+                    // `\"`: stringified JSON, its quotes escaped.
+                    self.state = State::Str {
+                        close: '"',
+                        text: String::new(),
+                        escape: Escape::None,
+                        escaped: true,
+                    };
+                } else {
+                    self.state = State::Between;
                     self.start(c, out);
                 }
             }
@@ -401,6 +533,16 @@ impl Lexer {
             State::Slash => match c {
                 '/' => self.state = State::LineComment,
                 '*' => self.state = State::BlockComment { star: false },
+                // Where a value goes, or as the text's first token: a
+                // regular expression (`/ab+c/`).
+                _ if (self.value_next || !self.started) && !c.is_whitespace() => {
+                    self.state = State::Regex {
+                        text: String::from("/"),
+                        class: false,
+                        escape: false,
+                    };
+                    self.char(c, out);
+                }
                 _ => {
                     self.state = State::Between;
                     self.start(c, out);
@@ -421,6 +563,7 @@ impl Lexer {
                         close: '`',
                         text: String::new(),
                         escape: Escape::None,
+                        escaped: false,
                     };
                     self.char(c, out);
                 } else {
@@ -470,6 +613,7 @@ impl Lexer {
             }
             '#' => self.state = State::LineComment,
             '/' => self.state = State::Slash,
+            '\\' => self.state = State::Backslash,
             '`' => self.state = State::Ticks(1),
             '.' => self.state = State::Dots(1),
             _ if c.is_whitespace() => {}
@@ -479,6 +623,7 @@ impl Lexer {
                         close,
                         text: String::new(),
                         escape: Escape::None,
+                        escaped: false,
                     };
                 } else if c.is_alphabetic() && self.value_next {
                     let mut text = String::new();

@@ -110,6 +110,7 @@ impl Lenient {
         let grammar = &mut self.grammar;
         self.lexer.finish(&mut |token, at| grammar.token(token, at));
         self.check()?;
+        self.grammar.flush();
         self.grammar.stack.clear();
         // A text with no value in it (`hello world`, `ES2020`): the text;
         // but a lone sign is a number cut short before its first digit,
@@ -151,6 +152,21 @@ enum Expect {
     CommaOrEnd,
 }
 
+/// After the top object closed: `}, "k": v` continues it (a brace
+/// closed too early), read only once the colon shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Reopen {
+    /// Nothing to continue.
+    #[default]
+    No,
+    /// The top object just closed.
+    Closed,
+    /// … and a comma came.
+    Comma,
+    /// … and a string: a key if a colon follows.
+    Key(String),
+}
+
 /// An open container.
 #[derive(Clone, Debug)]
 enum Frame {
@@ -189,6 +205,19 @@ struct Grammar {
     too_deep: Option<u64>,
     /// The most containers open at once so far.
     deepest: usize,
+    /// Whether the top object may be continued.
+    reopen: Reopen,
+    /// Keys followed by a comma, no colon, at the start of the object
+    /// open at depth `set_depth`: the items of a Python set (`{'a', 'b'}`)
+    /// if the object ends so, else keys without values. Held (out of the
+    /// snapshot) until the object shows which.
+    set: Vec<String>,
+    set_depth: usize,
+    /// The key awaiting its colon is a bare word: a string right after it
+    /// is the key if a colon follows (`COMMENT "k": v`, the word noise),
+    /// else the word's value (`a "v"`). That string, held until then.
+    bare_key: bool,
+    after_bare_key: Option<String>,
 }
 
 /// A literal word's value (`True`, `None`, `undefined`, …), or `None`.
@@ -319,6 +348,25 @@ impl Grammar {
     /// scalar is the value only as the first thing of the text; anything
     /// else is prose around the JSON, and skipped.
     fn top(&mut self, token: Token) {
+        match (core::mem::take(&mut self.reopen), &token) {
+            (Reopen::Closed, Token::Punct(b',')) => {
+                self.reopen = Reopen::Comma;
+                return;
+            }
+            (Reopen::Comma, Token::Str(key, _)) => {
+                self.reopen = Reopen::Key(key.clone());
+                return;
+            }
+            (Reopen::Key(key), Token::Punct(b':')) => {
+                // `{"a": 1}, "b": 2}`: the top object goes on.
+                self.stack.push(Frame::Object {
+                    expect: Expect::Value,
+                    key: Some(key),
+                });
+                return;
+            }
+            _ => {}
+        }
         match token {
             Token::Punct(b'{') => self.open(Value::Object(Map::new()), true),
             Token::Punct(b'[') => self.open(Value::Array(Vec::new()), false),
@@ -366,6 +414,63 @@ impl Grammar {
     }
 
     fn in_object(&mut self, token: Token, expect: Expect, key: Option<String>) {
+        let depth = self.stack.len();
+        let holding = !self.set.is_empty() && self.set_depth == depth;
+        match (expect, &token) {
+            (Expect::Colon, Token::Punct(b','))
+                if holding || matches!(self.current(), Some(Value::Object(m)) if m.is_empty()) =>
+            {
+                // `{'a', …`: maybe a set; held.
+                self.set.extend(key);
+                self.set_depth = depth;
+                self.expect(Expect::Key, None);
+                return;
+            }
+            (Expect::Key | Expect::Colon, Token::Punct(b'}')) if holding => {
+                // `{'a', 'b'}`: a Python set, an array of its items.
+                let mut items: Vec<Value> = core::mem::take(&mut self.set)
+                    .into_iter()
+                    .map(Value::String)
+                    .collect();
+                items.extend(key.map(Value::String));
+                if let Some(object) = self.current() {
+                    *object = Value::Array(items);
+                }
+                self.close(true);
+                return;
+            }
+            (Expect::Key, Token::Str(..) | Token::Word(_) | Token::Number(_)) if holding => {}
+            _ if holding => {
+                // Not a set: the keys held have no values.
+                self.flush_set();
+                self.expect(expect, key.clone());
+            }
+            _ => {}
+        }
+        if expect == Expect::Colon && self.bare_key {
+            match (self.after_bare_key.take(), token) {
+                // `{"a": 1, note}`: a bare word with nothing after it is
+                // no key.
+                (None, Token::Punct(b'}')) => self.close(true),
+                (None, Token::Str(text, _)) => self.after_bare_key = Some(text),
+                // `COMMENT "k": v`: the string is the key.
+                (Some(text), Token::Punct(b':' | b'=')) => {
+                    self.bare_key = false;
+                    self.expect(Expect::Value, Some(text));
+                }
+                // `a "v"`: the string was the word's value.
+                (Some(text), token) => {
+                    self.bare_key = false;
+                    self.member(key, Value::String(text));
+                    self.in_object(token, Expect::CommaOrEnd, None);
+                }
+                (None, token) => {
+                    self.bare_key = false;
+                    self.in_object(token, expect, key);
+                }
+            }
+            return;
+        }
         match (expect, token) {
             (_, Token::Punct(b'}')) => {
                 if matches!(expect, Expect::Colon | Expect::Value) {
@@ -410,6 +515,7 @@ impl Grammar {
             (_, Token::Punct(_) | Token::Ellipsis) => {}
             (Expect::Key | Expect::CommaOrEnd, token) => {
                 // A key (after a missing comma, too).
+                self.bare_key = matches!(token, Token::Word(_));
                 let text = match token {
                     Token::Str(text, _) | Token::Number(text) | Token::Word(text) => text,
                     _ => return,
@@ -420,6 +526,30 @@ impl Grammar {
                 if let Some(value) = scalar(&token) {
                     self.member(key, value);
                 }
+            }
+        }
+    }
+
+    /// The input ended: a string held after a bare key is its value, and
+    /// keys held as a set's items have no values.
+    fn flush(&mut self) {
+        if let Some(text) = self.after_bare_key.take() {
+            if let Some(Frame::Object { key, .. }) = self.stack.last().cloned() {
+                self.member(key, Value::String(text));
+            }
+        }
+        self.flush_set();
+    }
+
+    /// The keys held as a set's items are keys without values after all.
+    fn flush_set(&mut self) {
+        if self.set.is_empty() {
+            return;
+        }
+        let keys = core::mem::take(&mut self.set);
+        if self.set_depth == self.stack.len() {
+            for key in keys {
+                self.member(Some(key), Value::Null);
             }
         }
     }
@@ -513,6 +643,9 @@ impl Grammar {
             return;
         };
         self.stack.truncate(at);
+        if at == 0 && object && !self.several {
+            self.reopen = Reopen::Closed;
+        }
         let depth = self.stack.len();
         self.parens.retain(|&(open, _)| open <= depth);
         self.expect(Expect::CommaOrEnd, None);

@@ -80,6 +80,24 @@ fn rules() {
         ("", "<none>"),
         ("\"just a string\"", r#""just a string""#),
         ("42", "42"),
+        ("Here's your JSON: {\"a\": 1}", r#"{"a":1}"#),
+        ("{note: don't}", r#"{"note":"don't"}"#),
+        (
+            "{re: /ab+c/, path: /usr/bin}",
+            r#"{"re":"/ab+c/","path":"/usr/bin"}"#,
+        ),
+        ("/[a-z]+/", r#""/[a-z]+/""#),
+        (r#"{\"a\": \"say \\"hi\\"\"}"#, r#"{"a":"say \"hi\""}"#),
+        ("{\"a\": 1}, \"b\": 2}", r#"{"a":1,"b":2}"#),
+        ("{\"a\": 1}, \"b\"", r#"{"a":1}"#),
+        ("{'a', 'b'}", r#"["a","b"]"#),
+        ("{'a', 'b': 1}", r#"{"a":null,"b":1}"#),
+        ("{'a', 'b'", r#"{"a":null}"#),
+        ("{'a', 'b',", r#"{"a":null,"b":null}"#),
+        ("{\"a\": 1, COMMENT \"b\": 2}", r#"{"a":1,"b":2}"#),
+        ("{\"a\": 1, note}", r#"{"a":1}"#),
+        ("{a \"v\"}", r#"{"a":"v"}"#),
+        ("{a \"v", r#"{"a":"v"}"#),
     ];
     for (text, expected) in cases {
         assert_eq!(read(text), expected, "{text:?}");
