@@ -94,6 +94,47 @@ enum Escape {
     Unicode(u32, u8),
 }
 
+/// The brackets opened in the text of the string being read and not
+/// closed yet, by kind (`(`, `[`, `{`), and whether text came after the
+/// last one opened: a quote followed by the closer of such a bracket is
+/// inside the text (`"He is six feet (72") tall"`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Brackets {
+    open: [u32; 3],
+    after_last: bool,
+}
+
+impl Brackets {
+    fn kind(c: char) -> Option<(usize, bool)> {
+        match c {
+            '(' => Some((0, true)),
+            '[' => Some((1, true)),
+            '{' => Some((2, true)),
+            ')' => Some((0, false)),
+            ']' => Some((1, false)),
+            '}' => Some((2, false)),
+            _ => None,
+        }
+    }
+
+    /// `c` was added to the string's text.
+    fn see(&mut self, c: char) {
+        match Self::kind(c) {
+            Some((k, true)) => {
+                self.open[k] = self.open[k].saturating_add(1);
+                self.after_last = false;
+            }
+            Some((k, false)) => self.open[k] = self.open[k].saturating_sub(1),
+            None => self.after_last = true,
+        }
+    }
+
+    /// Whether `c` closes a bracket the text opened (with text after it).
+    fn closes(&self, c: char) -> bool {
+        matches!(Self::kind(c), Some((k, false)) if self.open[k] > 0 && self.after_last)
+    }
+}
+
 /// The lexer: bytes in, tokens out (through `out`).
 #[derive(Clone, Debug)]
 pub(super) struct Lexer {
@@ -112,6 +153,8 @@ pub(super) struct Lexer {
     offset: u64,
     /// A token was handed out: the start of the text is behind.
     started: bool,
+    /// The brackets of the string being read.
+    brackets: Brackets,
 }
 
 /// Whether `c` opens a string, and the quote that closes it.
@@ -141,6 +184,7 @@ impl Lexer {
             high: None,
             offset: 0,
             started: false,
+            brackets: Brackets::default(),
         }
     }
 
@@ -312,6 +356,7 @@ impl Lexer {
                     };
                 } else {
                     text.push(c);
+                    self.brackets.see(c);
                 }
             }
             State::AfterQuote {
@@ -329,6 +374,20 @@ impl Lexer {
                 if word.is_empty() && !c.is_alphabetic() {
                     if c.is_whitespace() && c != '\n' {
                         ws.push(c);
+                        return;
+                    }
+                    if ws.is_empty() && self.brackets.closes(c) {
+                        // `(72") tall`: the quote is inside a bracket the
+                        // text opened, and the text goes on.
+                        let (close, mut text) = (*close, core::mem::take(text));
+                        text.push(*seen);
+                        self.state = State::Str {
+                            close,
+                            text,
+                            escape: Escape::None,
+                            escaped: false,
+                        };
+                        self.char(c, out);
                         return;
                     }
                     // Anything but a word: the string ended.
@@ -505,6 +564,7 @@ impl Lexer {
                 self.start(c, out);
             }
             State::Backslash => {
+                self.brackets = Brackets::default();
                 if c == '"' {
                     // `\"`: stringified JSON, its quotes escaped.
                     self.state = State::Str {
@@ -559,6 +619,7 @@ impl Lexer {
                 // One or two backticks: a quote of JS template strings.
                 let n = *n;
                 if n == 1 {
+                    self.brackets = Brackets::default();
                     self.state = State::Str {
                         close: '`',
                         text: String::new(),
@@ -619,6 +680,7 @@ impl Lexer {
             _ if c.is_whitespace() => {}
             _ => {
                 if let Some(close) = closing_quote(c) {
+                    self.brackets = Brackets::default();
                     self.state = State::Str {
                         close,
                         text: String::new(),

@@ -98,6 +98,10 @@ fn rules() {
         ("{\"a\": 1, note}", r#"{"a":1}"#),
         ("{a \"v\"}", r#"{"a":"v"}"#),
         ("{a \"v", r#"{"a":"v"}"#),
+        (
+            "[\"six feet (72\") tall\", \"[1, 2\"] more\", \"(\", \"[\"]",
+            r#"["six feet (72\") tall","[1, 2\"] more","(","["]"#,
+        ),
     ];
     for (text, expected) in cases {
         assert_eq!(read(text), expected, "{text:?}");
