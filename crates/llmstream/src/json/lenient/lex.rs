@@ -100,38 +100,39 @@ enum Escape {
 /// inside the text (`"He is six feet (72") tall"`).
 #[derive(Clone, Copy, Debug, Default)]
 struct Brackets {
-    open: [u32; 3],
+    parens: u32,
+    squares: u32,
+    curlies: u32,
     after_last: bool,
 }
 
 impl Brackets {
-    fn kind(c: char) -> Option<(usize, bool)> {
+    /// The count of `c`'s kind, and whether `c` opens one.
+    fn count(&mut self, c: char) -> Option<(&mut u32, bool)> {
         match c {
-            '(' => Some((0, true)),
-            '[' => Some((1, true)),
-            '{' => Some((2, true)),
-            ')' => Some((0, false)),
-            ']' => Some((1, false)),
-            '}' => Some((2, false)),
+            '(' | ')' => Some((&mut self.parens, c == '(')),
+            '[' | ']' => Some((&mut self.squares, c == '[')),
+            '{' | '}' => Some((&mut self.curlies, c == '{')),
             _ => None,
         }
     }
 
     /// `c` was added to the string's text.
     fn see(&mut self, c: char) {
-        match Self::kind(c) {
-            Some((k, true)) => {
-                self.open[k] = self.open[k].saturating_add(1);
+        match self.count(c) {
+            Some((open, true)) => {
+                *open = open.saturating_add(1);
                 self.after_last = false;
             }
-            Some((k, false)) => self.open[k] = self.open[k].saturating_sub(1),
+            Some((open, false)) => *open = open.saturating_sub(1),
             None => self.after_last = true,
         }
     }
 
     /// Whether `c` closes a bracket the text opened (with text after it).
-    fn closes(&self, c: char) -> bool {
-        matches!(Self::kind(c), Some((k, false)) if self.open[k] > 0 && self.after_last)
+    fn closes(mut self, c: char) -> bool {
+        let after_last = self.after_last;
+        matches!(self.count(c), Some((open, false)) if *open > 0 && after_last)
     }
 }
 
