@@ -97,13 +97,17 @@ enum Escape {
 /// The brackets opened in the text of the string being read and not
 /// closed yet, by kind (`(`, `[`, `{`), and whether text came after the
 /// last one opened: a quote followed by the closer of such a bracket is
-/// inside the text (`"He is six feet (72") tall"`).
+/// inside the text (`"He is six feet (72") tall"`). Also the curly quotes
+/// it opened (`"a “term” b"`: the `”` is text).
 #[derive(Clone, Copy, Debug, Default)]
 struct Brackets {
     parens: u32,
     squares: u32,
     curlies: u32,
     after_last: bool,
+    /// Curly opening quotes (`“`) in the text not yet closed: a `”` then
+    /// closes them, not the straight-quoted string.
+    curly_quotes: u32,
 }
 
 impl Brackets {
@@ -119,6 +123,11 @@ impl Brackets {
 
     /// `c` was added to the string's text.
     fn see(&mut self, c: char) {
+        match c {
+            '\u{201C}' => self.curly_quotes = self.curly_quotes.saturating_add(1),
+            '\u{201D}' => self.curly_quotes = self.curly_quotes.saturating_sub(1),
+            _ => {}
+        }
         match self.count(c) {
             Some((open, true)) => {
                 *open = open.saturating_add(1);
@@ -344,7 +353,7 @@ impl Lexer {
                 if c == '\\' {
                     *escape = Escape::Backslash;
                 } else if c == *close
-                    || (*close == '"' && c == '\u{201D}')
+                    || (*close == '"' && c == '\u{201D}' && self.brackets.curly_quotes == 0)
                     || (*close == '`' && matches!(c, '\u{B4}' | '\''))
                 {
                     let (close, text) = (*close, core::mem::take(text));
