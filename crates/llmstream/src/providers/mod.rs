@@ -22,6 +22,7 @@ mod serde_impl;
 mod sorted_map;
 
 pub mod anthropic;
+pub mod encode;
 pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;

@@ -1,0 +1,266 @@
+//! Gemini `streamGenerateContent?alt=sse`: one `GenerateContentResponse`
+//! per delta, its text in a candidate's parts (reasoning as parts with
+//! `thought: true`), a function call as one whole part when its arguments
+//! are complete (Gemini does not stream them), the finish reasons and
+//! `usageMetadata` on a last chunk. No terminator.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::wire::{obj, Sink};
+use super::LossKind;
+use crate::json::{Map, Value};
+use crate::providers::{StreamEvent, Usage};
+
+#[derive(Debug, Default)]
+pub(super) struct Gemini {
+    id: Option<String>,
+    model: Option<String>,
+    /// Tool calls by (choice, key): id, name, signature.
+    calls: BTreeMap<(u64, u64), (String, String, Option<String>)>,
+    /// Finish reasons waiting for the last chunk, by choice.
+    finishes: BTreeMap<u64, String>,
+    usage: Option<Usage>,
+}
+
+impl Gemini {
+    pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
+        match event {
+            StreamEvent::MessageStart { id, model, .. } => {
+                if self.id.is_none() {
+                    self.id.clone_from(id);
+                }
+                if self.model.is_none() {
+                    self.model.clone_from(model);
+                }
+            }
+            StreamEvent::TextDelta { choice, text } => {
+                self.part(*choice, obj([("text", Value::from(text.as_str()))]), sink)
+            }
+            StreamEvent::RefusalDelta { choice, text } => {
+                sink.loss(LossKind::RefusalAsText, Some(*choice));
+                self.part(*choice, obj([("text", Value::from(text.as_str()))]), sink)
+            }
+            StreamEvent::ReasoningDelta { choice, text } => self.part(
+                *choice,
+                obj([
+                    ("text", Value::from(text.as_str())),
+                    ("thought", Value::from(true)),
+                ]),
+                sink,
+            ),
+            StreamEvent::ReasoningSignature {
+                choice, signature, ..
+            } => self.part(
+                *choice,
+                obj([
+                    ("text", Value::from("")),
+                    ("thought", Value::from(true)),
+                    ("thoughtSignature", Value::from(signature.as_str())),
+                ]),
+                sink,
+            ),
+            StreamEvent::ToolCallStart {
+                choice,
+                call,
+                id,
+                name,
+                ..
+            } => {
+                self.calls
+                    .insert((*choice, *call), (id.clone(), name.clone(), None));
+            }
+            StreamEvent::ToolCallIdentity {
+                choice,
+                call,
+                id,
+                name,
+            } => {
+                if let Some(known) = self.calls.get_mut(&(*choice, *call)) {
+                    if let (true, Some(id)) = (known.0.is_empty(), id) {
+                        known.0.clone_from(id);
+                    }
+                    if let (true, Some(name)) = (known.1.is_empty(), name) {
+                        known.1.clone_from(name);
+                    }
+                }
+            }
+            StreamEvent::ToolCallSignature {
+                choice,
+                call,
+                signature,
+            } => {
+                if let Some(known) = self.calls.get_mut(&(*choice, *call)) {
+                    known.2 = Some(signature.clone());
+                }
+            }
+            StreamEvent::ToolCallEnd {
+                choice,
+                call,
+                arguments,
+                ..
+            } => {
+                let Some((id, name, signature)) = self.calls.get(&(*choice, *call)).cloned() else {
+                    return;
+                };
+                let args = match arguments {
+                    Value::Object(_) => arguments.clone(),
+                    other => {
+                        sink.loss(LossKind::NonObjectArguments, Some(*choice));
+                        obj([("value", other.clone())])
+                    }
+                };
+                let mut function = Map::new();
+                if !id.is_empty() {
+                    function.push("id", Value::from(id));
+                }
+                function.push("name", Value::from(name));
+                function.push("args", args);
+                let mut part = Map::new();
+                part.push("functionCall", Value::Object(function));
+                if let Some(signature) = signature {
+                    part.push("thoughtSignature", Value::from(signature));
+                }
+                self.part(*choice, Value::Object(part), sink);
+            }
+            StreamEvent::Finish {
+                choice,
+                reason,
+                normalized,
+            } => {
+                let reason = sink.finish_reason(reason, *normalized);
+                self.finishes.insert(*choice, reason);
+            }
+            StreamEvent::Usage(usage) => self.usage = Some(usage.clone()),
+            StreamEvent::Error(error) => {
+                let body = obj([
+                    ("code", Value::from(500u64)),
+                    ("message", Value::from(error.message.as_str())),
+                    (
+                        "status",
+                        Value::from(error.kind.as_deref().unwrap_or("INTERNAL")),
+                    ),
+                ]);
+                sink.event(None, &obj([("error", body)]));
+            }
+            StreamEvent::RawPart { choice, .. }
+            | StreamEvent::RawPartMember { choice, .. }
+            | StreamEvent::RawPartAppend { choice, .. }
+            | StreamEvent::RawPartReplace { choice, .. } => {
+                sink.loss(LossKind::RawPart, Some(*choice))
+            }
+            StreamEvent::Citation { choice, .. } | StreamEvent::CitationReplace { choice, .. } => {
+                sink.loss(LossKind::Citation, Some(*choice))
+            }
+            StreamEvent::Logprobs { choice, .. } => sink.loss(LossKind::Logprobs, Some(*choice)),
+            StreamEvent::Phase { choice, .. } => sink.loss(LossKind::Phase, Some(*choice)),
+            StreamEvent::PartsReorder { choice, .. } => sink.loss(LossKind::Reorder, Some(*choice)),
+            StreamEvent::PartReplace { choice, .. }
+            | StreamEvent::ArgumentsReplace { choice, .. } => {
+                sink.loss(LossKind::Replaced, Some(*choice))
+            }
+            StreamEvent::ProviderToolStart { choice, .. }
+            | StreamEvent::ProviderToolDelta { choice, .. }
+            | StreamEvent::ProviderToolProgress { choice, .. }
+            | StreamEvent::ProviderToolResult { choice, .. }
+            | StreamEvent::ProviderToolEnd { choice, .. } => {
+                sink.loss(LossKind::ProviderTool, Some(*choice))
+            }
+            StreamEvent::Detail { choice, .. } => sink.loss(LossKind::Detail, *choice),
+            StreamEvent::FinishDetails { choice, .. } => sink.loss(LossKind::Detail, Some(*choice)),
+            StreamEvent::Reopen => sink.loss(LossKind::Reopen, None),
+            StreamEvent::Role { .. }
+            | StreamEvent::PartStart { .. }
+            | StreamEvent::ToolCallDelta { .. }
+            | StreamEvent::Argument { .. }
+            | StreamEvent::ArgumentsError { .. }
+            | StreamEvent::Complete => {}
+        }
+    }
+
+    pub(super) fn finish(&mut self, sink: &mut Sink) {
+        if self.finishes.is_empty() && self.usage.is_none() {
+            return;
+        }
+        let candidates: Vec<Value> = core::mem::take(&mut self.finishes)
+            .into_iter()
+            .map(|(choice, reason)| {
+                obj([
+                    (
+                        "content",
+                        obj([
+                            ("parts", Value::Array(vec![])),
+                            ("role", Value::from("model")),
+                        ]),
+                    ),
+                    ("finishReason", Value::from(reason)),
+                    ("index", Value::from(choice)),
+                ])
+            })
+            .collect();
+        let mut chunk = Map::new();
+        if !candidates.is_empty() {
+            chunk.push("candidates", Value::Array(candidates));
+        }
+        if let Some(usage) = self.usage.take() {
+            chunk.push("usageMetadata", usage_value(&usage));
+        }
+        self.envelope(&mut chunk);
+        sink.event(None, &Value::Object(chunk));
+    }
+
+    /// A chunk with one part for one candidate.
+    fn part(&self, choice: u64, part: Value, sink: &mut Sink) {
+        let candidate = obj([
+            (
+                "content",
+                obj([
+                    ("parts", Value::Array(vec![part])),
+                    ("role", Value::from("model")),
+                ]),
+            ),
+            ("index", Value::from(choice)),
+        ]);
+        let mut chunk = Map::new();
+        chunk.push("candidates", Value::Array(vec![candidate]));
+        self.envelope(&mut chunk);
+        sink.event(None, &Value::Object(chunk));
+    }
+
+    fn envelope(&self, chunk: &mut Map) {
+        if let Some(model) = &self.model {
+            chunk.push("modelVersion", Value::from(model.as_str()));
+        }
+        if let Some(id) = &self.id {
+            chunk.push("responseId", Value::from(id.as_str()));
+        }
+    }
+}
+
+/// Gemini's counts: `candidatesTokenCount` leaves out the thinking
+/// tokens, which are `thoughtsTokenCount`.
+fn usage_value(usage: &Usage) -> Value {
+    let mut map = Map::new();
+    if let Some(n) = usage.input_tokens {
+        map.push("promptTokenCount", Value::from(n));
+    }
+    if let Some(n) = usage.output_tokens {
+        let thoughts = usage.reasoning_tokens.unwrap_or(0);
+        map.push(
+            "candidatesTokenCount",
+            Value::from(n.saturating_sub(thoughts)),
+        );
+    }
+    if let Some(n) = usage.clone().with_total().total_tokens {
+        map.push("totalTokenCount", Value::from(n));
+    }
+    if let Some(n) = usage.cached_input_tokens {
+        map.push("cachedContentTokenCount", Value::from(n));
+    }
+    if let Some(n) = usage.reasoning_tokens {
+        map.push("thoughtsTokenCount", Value::from(n));
+    }
+    Value::Object(map)
+}

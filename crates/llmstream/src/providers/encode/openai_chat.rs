@@ -1,0 +1,261 @@
+//! OpenAI Chat Completions: one `chat.completion.chunk` per delta, tool
+//! calls by their index in the choice, reasoning as `reasoning_content`
+//! (as DeepSeek and most compatible servers write it), the finish reason
+//! on a chunk of its own, the usage on a last chunk with no choices, then
+//! `data: [DONE]`.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::string::{String, ToString};
+use alloc::vec;
+
+use super::wire::{count, obj, Sink};
+use super::LossKind;
+use crate::json::Value;
+use crate::providers::{StreamEvent, Usage};
+
+#[derive(Debug, Default)]
+pub(super) struct Chat {
+    id: Option<String>,
+    model: Option<String>,
+    /// The choices whose role was sent.
+    roles: BTreeSet<u64>,
+    /// (choice, call key) → the call's index in its choice, and whether
+    /// argument text was sent for it.
+    calls: BTreeMap<(u64, u64), (u64, bool)>,
+    usage: Option<Usage>,
+    complete: bool,
+}
+
+impl Chat {
+    pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
+        match event {
+            StreamEvent::MessageStart { id, model, .. } => {
+                if self.id.is_none() {
+                    self.id.clone_from(id);
+                }
+                if self.model.is_none() {
+                    self.model.clone_from(model);
+                }
+            }
+            StreamEvent::Role { choice, .. } => self.role(*choice, sink),
+            StreamEvent::TextDelta { choice, text } => self.delta(*choice, "content", text, sink),
+            StreamEvent::ReasoningDelta { choice, text } => {
+                self.delta(*choice, "reasoning_content", text, sink)
+            }
+            StreamEvent::RefusalDelta { choice, text } => {
+                self.delta(*choice, "refusal", text, sink)
+            }
+            StreamEvent::ToolCallStart {
+                choice,
+                call,
+                id,
+                name,
+                ..
+            } => {
+                let index = self.calls.range((*choice, 0)..=(*choice, u64::MAX)).count() as u64;
+                self.calls.insert((*choice, *call), (index, false));
+                let call = obj([
+                    ("index", Value::from(index)),
+                    ("id", Value::from(id.as_str())),
+                    ("type", Value::from("function")),
+                    (
+                        "function",
+                        obj([
+                            ("name", Value::from(name.as_str())),
+                            ("arguments", Value::from("")),
+                        ]),
+                    ),
+                ]);
+                self.tool_calls(*choice, call, sink);
+            }
+            StreamEvent::ToolCallIdentity {
+                choice,
+                call,
+                id,
+                name,
+            } => {
+                if let Some(&(index, _)) = self.calls.get(&(*choice, *call)) {
+                    let mut function = crate::json::Map::new();
+                    if let Some(name) = name {
+                        function.push("name", Value::from(name.as_str()));
+                    }
+                    let mut member = crate::json::Map::new();
+                    member.push("index", Value::from(index));
+                    if let Some(id) = id {
+                        member.push("id", Value::from(id.as_str()));
+                    }
+                    member.push("function", Value::Object(function));
+                    self.tool_calls(*choice, Value::Object(member), sink);
+                }
+            }
+            StreamEvent::ToolCallDelta {
+                choice,
+                call,
+                fragment,
+            } => self.arguments(*choice, *call, fragment, sink),
+            StreamEvent::ToolCallEnd {
+                choice,
+                call,
+                arguments,
+                ..
+            } => {
+                if let Some(&(_, false)) = self.calls.get(&(*choice, *call)) {
+                    // No fragments came (Gemini sends arguments whole).
+                    let text = match arguments {
+                        Value::String(text) => text.clone(),
+                        value => value.to_string(),
+                    };
+                    self.arguments(*choice, *call, &text, sink);
+                }
+            }
+            StreamEvent::Finish {
+                choice,
+                reason,
+                normalized,
+            } => {
+                let reason = sink.finish_reason(reason, *normalized);
+                self.chunk(*choice, obj([]), Value::from(reason), sink);
+            }
+            StreamEvent::Usage(usage) => self.usage = Some(usage.clone()),
+            StreamEvent::Error(error) => {
+                let body = obj([
+                    ("message", Value::from(error.message.as_str())),
+                    (
+                        "type",
+                        error.kind.as_deref().map_or(Value::Null, Value::from),
+                    ),
+                ]);
+                sink.event(None, &obj([("error", body)]));
+            }
+            StreamEvent::Complete => self.complete = true,
+            StreamEvent::ReasoningSignature { choice, .. } => {
+                sink.loss(LossKind::ReasoningSignature, Some(*choice))
+            }
+            StreamEvent::ToolCallSignature { choice, .. } => {
+                sink.loss(LossKind::ToolCallSignature, Some(*choice))
+            }
+            StreamEvent::RawPart { choice, .. }
+            | StreamEvent::RawPartMember { choice, .. }
+            | StreamEvent::RawPartAppend { choice, .. }
+            | StreamEvent::RawPartReplace { choice, .. } => {
+                sink.loss(LossKind::RawPart, Some(*choice))
+            }
+            StreamEvent::Citation { choice, .. } | StreamEvent::CitationReplace { choice, .. } => {
+                sink.loss(LossKind::Citation, Some(*choice))
+            }
+            StreamEvent::Logprobs { choice, .. } => sink.loss(LossKind::Logprobs, Some(*choice)),
+            StreamEvent::Phase { choice, .. } => sink.loss(LossKind::Phase, Some(*choice)),
+            StreamEvent::PartsReorder { choice, .. } => sink.loss(LossKind::Reorder, Some(*choice)),
+            StreamEvent::PartReplace { choice, .. }
+            | StreamEvent::ArgumentsReplace { choice, .. } => {
+                sink.loss(LossKind::Replaced, Some(*choice))
+            }
+            StreamEvent::ProviderToolStart { choice, .. }
+            | StreamEvent::ProviderToolDelta { choice, .. }
+            | StreamEvent::ProviderToolProgress { choice, .. }
+            | StreamEvent::ProviderToolResult { choice, .. }
+            | StreamEvent::ProviderToolEnd { choice, .. } => {
+                sink.loss(LossKind::ProviderTool, Some(*choice))
+            }
+            StreamEvent::Detail { choice, .. } => sink.loss(LossKind::Detail, *choice),
+            StreamEvent::FinishDetails { choice, .. } => sink.loss(LossKind::Detail, Some(*choice)),
+            StreamEvent::Reopen => sink.loss(LossKind::Reopen, None),
+            StreamEvent::PartStart { .. }
+            | StreamEvent::Argument { .. }
+            | StreamEvent::ArgumentsError { .. } => {}
+        }
+    }
+
+    pub(super) fn finish(&mut self, sink: &mut Sink) {
+        if let Some(usage) = self.usage.take() {
+            let mut chunk = self.envelope(Value::Array(vec![]));
+            if let Value::Object(map) = &mut chunk {
+                map.push("usage", usage_value(&usage));
+            }
+            sink.event(None, &chunk);
+        }
+        if self.complete {
+            sink.done();
+        }
+    }
+
+    /// The role delta that opens a choice (once).
+    fn role(&mut self, choice: u64, sink: &mut Sink) {
+        if self.roles.insert(choice) {
+            let delta = obj([("role", Value::from("assistant"))]);
+            self.chunk(choice, delta, Value::Null, sink);
+        }
+    }
+
+    fn delta(&mut self, choice: u64, field: &str, text: &str, sink: &mut Sink) {
+        self.role(choice, sink);
+        self.chunk(choice, obj([(field, Value::from(text))]), Value::Null, sink);
+    }
+
+    fn tool_calls(&mut self, choice: u64, call: Value, sink: &mut Sink) {
+        self.role(choice, sink);
+        let delta = obj([("tool_calls", Value::Array(vec![call]))]);
+        self.chunk(choice, delta, Value::Null, sink);
+    }
+
+    fn arguments(&mut self, choice: u64, call: u64, text: &str, sink: &mut Sink) {
+        let Some((index, sent)) = self.calls.get_mut(&(choice, call)) else {
+            return;
+        };
+        *sent = true;
+        let index = *index;
+        let call = obj([
+            ("index", Value::from(index)),
+            ("function", obj([("arguments", Value::from(text))])),
+        ]);
+        self.tool_calls(choice, call, sink);
+    }
+
+    /// A chunk with one choice.
+    fn chunk(&self, choice: u64, delta: Value, finish: Value, sink: &mut Sink) {
+        let choice = obj([
+            ("index", Value::from(choice)),
+            ("delta", delta),
+            ("finish_reason", finish),
+        ]);
+        sink.event(None, &self.envelope(Value::Array(vec![choice])));
+    }
+
+    fn envelope(&self, choices: Value) -> Value {
+        obj([
+            (
+                "id",
+                Value::from(self.id.as_deref().unwrap_or("chatcmpl-llmstream")),
+            ),
+            ("object", Value::from("chat.completion.chunk")),
+            ("created", Value::from(0u64)),
+            ("model", Value::from(self.model.as_deref().unwrap_or(""))),
+            ("choices", choices),
+        ])
+    }
+}
+
+/// The usage of a Chat chunk: every prompt and generated token, with the
+/// cached and reasoning counts in their details.
+fn usage_value(usage: &Usage) -> Value {
+    let mut map = crate::json::Map::new();
+    map.push("prompt_tokens", count(usage.input_tokens));
+    map.push("completion_tokens", count(usage.output_tokens));
+    map.push(
+        "total_tokens",
+        count(usage.clone().with_total().total_tokens),
+    );
+    if let Some(n) = usage.cached_input_tokens {
+        map.push(
+            "prompt_tokens_details",
+            obj([("cached_tokens", Value::from(n))]),
+        );
+    }
+    if let Some(n) = usage.reasoning_tokens {
+        map.push(
+            "completion_tokens_details",
+            obj([("reasoning_tokens", Value::from(n))]),
+        );
+    }
+    Value::Object(map)
+}

@@ -1,0 +1,580 @@
+//! OpenAI Responses: `response.created` and `.in_progress`, then output
+//! items, each `output_item.added`, its deltas and its `.done` events
+//! (messages with `output_text` or `refusal` parts, reasoning items with a
+//! summary, function calls with their argument deltas), and at the end
+//! `response.completed` (or `.incomplete`, `.failed`) with every item
+//! again and the usage. Every event has its `sequence_number`. One answer
+//! per stream: choices beyond the first are a loss.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::wire::{choice_of, obj, Sink};
+use super::LossKind;
+use crate::json::{Map, Value};
+use crate::providers::{StreamEvent, Usage};
+
+/// An output item, as far as it went.
+#[derive(Debug)]
+enum Item {
+    /// A message: its text (`refusal`: a refusal part, not `output_text`).
+    Message { text: String, refusal: bool },
+    Reasoning {
+        text: String,
+        signature: Option<String>,
+    },
+    Call {
+        call_id: String,
+        name: String,
+        arguments: String,
+    },
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Responses {
+    id: Option<String>,
+    model: Option<String>,
+    started: bool,
+    sequence: u64,
+    /// Every item, by output index, and whether it is done.
+    items: Vec<(Item, bool)>,
+    /// The message or reasoning item texts go into now.
+    open: Option<usize>,
+    /// Tool calls by key: their output index.
+    calls: BTreeMap<u64, usize>,
+    reason: Option<String>,
+    usage: Option<Usage>,
+    complete: bool,
+}
+
+impl Responses {
+    pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
+        if let Some(choice) = choice_of(event).filter(|&c| c != 0) {
+            sink.loss(LossKind::Choice, Some(choice));
+            return;
+        }
+        match event {
+            StreamEvent::MessageStart { id, model, .. } => {
+                if self.id.is_none() {
+                    self.id.clone_from(id);
+                }
+                if self.model.is_none() {
+                    self.model.clone_from(model);
+                }
+            }
+            StreamEvent::Role { .. } => self.start(sink),
+            StreamEvent::PartStart { .. } => self.close_open(sink),
+            StreamEvent::TextDelta { text, .. } => self.text(false, text, sink),
+            StreamEvent::RefusalDelta { text, .. } => self.text(true, text, sink),
+            StreamEvent::ReasoningDelta { text, .. } => self.reasoning(text, sink),
+            StreamEvent::ReasoningSignature { signature, .. } => {
+                let open = self.open.and_then(|at| self.items.get_mut(at));
+                match open {
+                    Some((
+                        Item::Reasoning {
+                            signature: held, ..
+                        },
+                        false,
+                    )) => *held = Some(signature.clone()),
+                    _ => sink.loss(LossKind::ReasoningSignature, Some(0)),
+                }
+            }
+            StreamEvent::ToolCallStart { call, id, name, .. } => {
+                self.close_open(sink);
+                let at = self.add(
+                    Item::Call {
+                        call_id: id.clone(),
+                        name: name.clone(),
+                        arguments: String::new(),
+                    },
+                    sink,
+                );
+                self.calls.insert(*call, at);
+            }
+            StreamEvent::ToolCallDelta { call, fragment, .. } => {
+                self.arguments(*call, fragment, sink)
+            }
+            StreamEvent::ToolCallEnd {
+                call, arguments, ..
+            } => {
+                let Some(&at) = self.calls.get(call) else {
+                    return;
+                };
+                if let Some((
+                    Item::Call {
+                        arguments: sent, ..
+                    },
+                    false,
+                )) = self.items.get(at)
+                {
+                    if sent.is_empty() {
+                        // No fragments came (Gemini sends arguments whole).
+                        let text = match arguments {
+                            Value::String(text) => text.clone(),
+                            value => value.to_string(),
+                        };
+                        self.arguments(*call, &text, sink);
+                    }
+                }
+                self.done(at, sink);
+            }
+            StreamEvent::Finish {
+                reason, normalized, ..
+            } => self.reason = Some(sink.finish_reason(reason, *normalized)),
+            StreamEvent::Usage(usage) => self.usage = Some(usage.clone()),
+            StreamEvent::Error(error) => {
+                self.start(sink);
+                let data = obj([
+                    ("type", Value::from("error")),
+                    (
+                        "code",
+                        error.kind.as_deref().map_or(Value::Null, Value::from),
+                    ),
+                    ("message", Value::from(error.message.as_str())),
+                    ("param", Value::Null),
+                ]);
+                self.emit("error", data, sink);
+            }
+            StreamEvent::Complete => self.complete = true,
+            StreamEvent::ToolCallSignature { .. } => {
+                sink.loss(LossKind::ToolCallSignature, Some(0))
+            }
+            StreamEvent::RawPart { .. }
+            | StreamEvent::RawPartMember { .. }
+            | StreamEvent::RawPartAppend { .. }
+            | StreamEvent::RawPartReplace { .. } => sink.loss(LossKind::RawPart, Some(0)),
+            StreamEvent::Citation { .. } | StreamEvent::CitationReplace { .. } => {
+                sink.loss(LossKind::Citation, Some(0))
+            }
+            StreamEvent::Logprobs { .. } => sink.loss(LossKind::Logprobs, Some(0)),
+            StreamEvent::Phase { .. } => sink.loss(LossKind::Phase, Some(0)),
+            StreamEvent::PartsReorder { .. } => sink.loss(LossKind::Reorder, Some(0)),
+            StreamEvent::PartReplace { .. } | StreamEvent::ArgumentsReplace { .. } => {
+                sink.loss(LossKind::Replaced, Some(0))
+            }
+            StreamEvent::ProviderToolStart { .. }
+            | StreamEvent::ProviderToolDelta { .. }
+            | StreamEvent::ProviderToolProgress { .. }
+            | StreamEvent::ProviderToolResult { .. }
+            | StreamEvent::ProviderToolEnd { .. } => sink.loss(LossKind::ProviderTool, Some(0)),
+            StreamEvent::Detail { choice, .. } => sink.loss(LossKind::Detail, *choice),
+            StreamEvent::FinishDetails { .. } => sink.loss(LossKind::Detail, Some(0)),
+            StreamEvent::Reopen => sink.loss(LossKind::Reopen, None),
+            StreamEvent::ToolCallIdentity { .. }
+            | StreamEvent::Argument { .. }
+            | StreamEvent::ArgumentsError { .. } => {}
+        }
+    }
+
+    pub(super) fn finish(&mut self, sink: &mut Sink) {
+        if !self.started && self.reason.is_none() && self.usage.is_none() && !self.complete {
+            return;
+        }
+        self.start(sink);
+        for at in 0..self.items.len() {
+            self.done(at, sink);
+        }
+        if !self.complete && self.reason.is_none() {
+            return;
+        }
+        let reason = self
+            .reason
+            .take()
+            .unwrap_or_else(|| "completed".to_string());
+        let (kind, status, details) = match reason.as_str() {
+            "completed" => ("response.completed", "completed", Value::Null),
+            "failed" => ("response.failed", "failed", Value::Null),
+            other => (
+                "response.incomplete",
+                "incomplete",
+                obj([("reason", Value::from(other))]),
+            ),
+        };
+        let output: Vec<Value> = (0..self.items.len())
+            .filter_map(|at| self.item_value(at, true))
+            .collect();
+        let mut response = self.response(status);
+        if let Value::Object(map) = &mut response {
+            map.push("incomplete_details", details);
+            map.push("output", Value::Array(output));
+            map.push(
+                "usage",
+                self.usage.take().map_or(Value::Null, |u| usage_value(&u)),
+            );
+        }
+        self.emit(
+            kind,
+            obj([("type", Value::from(kind)), ("response", response)]),
+            sink,
+        );
+    }
+
+    /// `response.created` and `response.in_progress`, once.
+    fn start(&mut self, sink: &mut Sink) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        for kind in ["response.created", "response.in_progress"] {
+            let mut response = self.response("in_progress");
+            if let Value::Object(map) = &mut response {
+                map.push("output", Value::Array(vec![]));
+                map.push("usage", Value::Null);
+            }
+            self.emit(
+                kind,
+                obj([("type", Value::from(kind)), ("response", response)]),
+                sink,
+            );
+        }
+    }
+
+    fn response(&self, status: &str) -> Value {
+        obj([
+            (
+                "id",
+                Value::from(self.id.as_deref().unwrap_or("resp_llmstream")),
+            ),
+            ("object", Value::from("response")),
+            ("created_at", Value::from(0u64)),
+            ("status", Value::from(status)),
+            ("model", Value::from(self.model.as_deref().unwrap_or(""))),
+        ])
+    }
+
+    /// One event, its `type` first and its `sequence_number` added.
+    fn emit(&mut self, kind: &str, data: Value, sink: &mut Sink) {
+        let mut data = data;
+        if let Value::Object(map) = &mut data {
+            map.push("sequence_number", Value::from(self.sequence));
+        }
+        self.sequence += 1;
+        sink.event(Some(kind), &data);
+    }
+
+    /// Adds an item (`output_item.added`); returns its output index.
+    fn add(&mut self, item: Item, sink: &mut Sink) -> usize {
+        self.start(sink);
+        let at = self.items.len();
+        self.items.push((item, false));
+        if let Some(value) = self.item_value(at, false) {
+            let data = obj([
+                ("type", Value::from("response.output_item.added")),
+                ("output_index", Value::from(at as u64)),
+                ("item", value),
+            ]);
+            self.emit("response.output_item.added", data, sink);
+        }
+        at
+    }
+
+    fn text(&mut self, refusal: bool, text: &str, sink: &mut Sink) {
+        let at = match self.open.and_then(|at| self.items.get(at).map(|i| (at, i))) {
+            Some((at, (Item::Message { refusal: r, .. }, false))) if *r == refusal => at,
+            _ => {
+                self.close_open(sink);
+                let at = self.add(
+                    Item::Message {
+                        text: String::new(),
+                        refusal,
+                    },
+                    sink,
+                );
+                let part = part_value(refusal, "");
+                let data = obj([
+                    ("type", Value::from("response.content_part.added")),
+                    ("item_id", Value::from(item_id(at, "msg"))),
+                    ("output_index", Value::from(at as u64)),
+                    ("content_index", Value::from(0u64)),
+                    ("part", part),
+                ]);
+                self.emit("response.content_part.added", data, sink);
+                self.open = Some(at);
+                at
+            }
+        };
+        if let Some((Item::Message { text: held, .. }, _)) = self.items.get_mut(at) {
+            held.push_str(text);
+        }
+        let kind = match refusal {
+            true => "response.refusal.delta",
+            false => "response.output_text.delta",
+        };
+        let data = obj([
+            ("type", Value::from(kind)),
+            ("item_id", Value::from(item_id(at, "msg"))),
+            ("output_index", Value::from(at as u64)),
+            ("content_index", Value::from(0u64)),
+            ("delta", Value::from(text)),
+        ]);
+        self.emit(kind, data, sink);
+    }
+
+    fn reasoning(&mut self, text: &str, sink: &mut Sink) {
+        let at = match self.open.and_then(|at| self.items.get(at).map(|i| (at, i))) {
+            Some((at, (Item::Reasoning { .. }, false))) => at,
+            _ => {
+                self.close_open(sink);
+                let at = self.add(
+                    Item::Reasoning {
+                        text: String::new(),
+                        signature: None,
+                    },
+                    sink,
+                );
+                let data = obj([
+                    ("type", Value::from("response.reasoning_summary_part.added")),
+                    ("item_id", Value::from(item_id(at, "rs"))),
+                    ("output_index", Value::from(at as u64)),
+                    ("summary_index", Value::from(0u64)),
+                    ("part", summary_value("")),
+                ]);
+                self.emit("response.reasoning_summary_part.added", data, sink);
+                self.open = Some(at);
+                at
+            }
+        };
+        if let Some((Item::Reasoning { text: held, .. }, _)) = self.items.get_mut(at) {
+            held.push_str(text);
+        }
+        let data = obj([
+            ("type", Value::from("response.reasoning_summary_text.delta")),
+            ("item_id", Value::from(item_id(at, "rs"))),
+            ("output_index", Value::from(at as u64)),
+            ("summary_index", Value::from(0u64)),
+            ("delta", Value::from(text)),
+        ]);
+        self.emit("response.reasoning_summary_text.delta", data, sink);
+    }
+
+    fn arguments(&mut self, call: u64, fragment: &str, sink: &mut Sink) {
+        let Some(&at) = self.calls.get(&call) else {
+            return;
+        };
+        match self.items.get_mut(at) {
+            Some((Item::Call { arguments, .. }, false)) => arguments.push_str(fragment),
+            _ => {
+                sink.loss(LossKind::LateArguments, Some(0));
+                return;
+            }
+        }
+        let data = obj([
+            (
+                "type",
+                Value::from("response.function_call_arguments.delta"),
+            ),
+            ("item_id", Value::from(item_id(at, "fc"))),
+            ("output_index", Value::from(at as u64)),
+            ("delta", Value::from(fragment)),
+        ]);
+        self.emit("response.function_call_arguments.delta", data, sink);
+    }
+
+    fn close_open(&mut self, sink: &mut Sink) {
+        if let Some(at) = self.open.take() {
+            self.done(at, sink);
+        }
+    }
+
+    /// The `.done` events of the item at `at`, once.
+    fn done(&mut self, at: usize, sink: &mut Sink) {
+        let Some((item, done)) = self.items.get_mut(at) else {
+            return;
+        };
+        if *done {
+            return;
+        }
+        *done = true;
+        if self.open == Some(at) {
+            self.open = None;
+        }
+        let index = Value::from(at as u64);
+        let mut events: Vec<(&str, Value)> = Vec::new();
+        match item {
+            Item::Message { text, refusal } => {
+                let id = item_id(at, "msg");
+                let (kind, field) = match refusal {
+                    true => ("response.refusal.done", "refusal"),
+                    false => ("response.output_text.done", "text"),
+                };
+                events.push((
+                    kind,
+                    obj([
+                        ("type", Value::from(kind)),
+                        ("item_id", Value::from(id.as_str())),
+                        ("output_index", index.clone()),
+                        ("content_index", Value::from(0u64)),
+                        (field, Value::from(text.as_str())),
+                    ]),
+                ));
+                events.push((
+                    "response.content_part.done",
+                    obj([
+                        ("type", Value::from("response.content_part.done")),
+                        ("item_id", Value::from(id.as_str())),
+                        ("output_index", index.clone()),
+                        ("content_index", Value::from(0u64)),
+                        ("part", part_value(*refusal, text)),
+                    ]),
+                ));
+            }
+            Item::Reasoning { text, .. } => {
+                let id = item_id(at, "rs");
+                events.push((
+                    "response.reasoning_summary_text.done",
+                    obj([
+                        ("type", Value::from("response.reasoning_summary_text.done")),
+                        ("item_id", Value::from(id.as_str())),
+                        ("output_index", index.clone()),
+                        ("summary_index", Value::from(0u64)),
+                        ("text", Value::from(text.as_str())),
+                    ]),
+                ));
+                events.push((
+                    "response.reasoning_summary_part.done",
+                    obj([
+                        ("type", Value::from("response.reasoning_summary_part.done")),
+                        ("item_id", Value::from(id.as_str())),
+                        ("output_index", index.clone()),
+                        ("summary_index", Value::from(0u64)),
+                        ("part", summary_value(text)),
+                    ]),
+                ));
+            }
+            Item::Call { arguments, .. } => {
+                events.push((
+                    "response.function_call_arguments.done",
+                    obj([
+                        ("type", Value::from("response.function_call_arguments.done")),
+                        ("item_id", Value::from(item_id(at, "fc"))),
+                        ("output_index", index.clone()),
+                        ("arguments", Value::from(arguments.as_str())),
+                    ]),
+                ));
+            }
+        }
+        for (kind, data) in events {
+            self.emit(kind, data, sink);
+        }
+        if let Some(item) = self.item_value(at, true) {
+            let data = obj([
+                ("type", Value::from("response.output_item.done")),
+                ("output_index", index),
+                ("item", item),
+            ]);
+            self.emit("response.output_item.done", data, sink);
+        }
+    }
+
+    /// The item at `at` as the wire writes it, in progress or whole.
+    fn item_value(&self, at: usize, whole: bool) -> Option<Value> {
+        let (item, _) = self.items.get(at)?;
+        let status = Value::from(match whole {
+            true => "completed",
+            false => "in_progress",
+        });
+        Some(match item {
+            Item::Message { text, refusal } => {
+                let content = match whole {
+                    true => vec![part_value(*refusal, text)],
+                    false => vec![],
+                };
+                obj([
+                    ("id", Value::from(item_id(at, "msg"))),
+                    ("type", Value::from("message")),
+                    ("status", status),
+                    ("role", Value::from("assistant")),
+                    ("content", Value::Array(content)),
+                ])
+            }
+            Item::Reasoning { text, signature } => {
+                let summary = match whole {
+                    true => vec![summary_value(text)],
+                    false => vec![],
+                };
+                let mut map = Map::new();
+                map.push("id", Value::from(item_id(at, "rs")));
+                map.push("type", Value::from("reasoning"));
+                map.push("summary", Value::Array(summary));
+                if let (true, Some(signature)) = (whole, signature) {
+                    map.push("encrypted_content", Value::from(signature.as_str()));
+                }
+                Value::Object(map)
+            }
+            Item::Call {
+                call_id,
+                name,
+                arguments,
+            } => obj([
+                ("id", Value::from(item_id(at, "fc"))),
+                ("type", Value::from("function_call")),
+                ("status", status),
+                (
+                    "arguments",
+                    Value::from(match whole {
+                        true => arguments.as_str(),
+                        false => "",
+                    }),
+                ),
+                ("call_id", Value::from(call_id.as_str())),
+                ("name", Value::from(name.as_str())),
+            ]),
+        })
+    }
+}
+
+fn item_id(at: usize, prefix: &str) -> String {
+    format!("{prefix}_{at}")
+}
+
+fn part_value(refusal: bool, text: &str) -> Value {
+    match refusal {
+        true => obj([
+            ("type", Value::from("refusal")),
+            ("refusal", Value::from(text)),
+        ]),
+        false => obj([
+            ("type", Value::from("output_text")),
+            ("text", Value::from(text)),
+            ("annotations", Value::Array(vec![])),
+        ]),
+    }
+}
+
+fn summary_value(text: &str) -> Value {
+    obj([
+        ("type", Value::from("summary_text")),
+        ("text", Value::from(text)),
+    ])
+}
+
+/// The usage of a response: every input and output token, with the cached
+/// and reasoning counts in their details.
+fn usage_value(usage: &Usage) -> Value {
+    let mut map = Map::new();
+    map.push("input_tokens", Value::from(usage.input_tokens.unwrap_or(0)));
+    map.push(
+        "input_tokens_details",
+        obj([(
+            "cached_tokens",
+            Value::from(usage.cached_input_tokens.unwrap_or(0)),
+        )]),
+    );
+    map.push(
+        "output_tokens",
+        Value::from(usage.output_tokens.unwrap_or(0)),
+    );
+    map.push(
+        "output_tokens_details",
+        obj([(
+            "reasoning_tokens",
+            Value::from(usage.reasoning_tokens.unwrap_or(0)),
+        )]),
+    );
+    let total = usage.clone().with_total().total_tokens.unwrap_or(0);
+    map.push("total_tokens", Value::from(total));
+    Value::Object(map)
+}

@@ -1,0 +1,155 @@
+//! What every wire's writer shares: the queue of outputs, SSE framing,
+//! losses said once, JSON objects built in order, the finish reasons and
+//! the ids a wire needs when its source had none.
+
+use alloc::collections::{BTreeSet, VecDeque};
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::{Loss, LossKind, Output};
+use crate::json::{Map, Value};
+use crate::providers::{FinishReason, Provider, StreamEvent};
+
+/// Where a wire's writer puts what it makes.
+#[derive(Debug)]
+pub(super) struct Sink {
+    target: Provider,
+    /// The wire the events came from (their `MessageStart`).
+    pub(super) source: Option<Provider>,
+    pub(super) queue: VecDeque<Output>,
+    pub(super) finished: bool,
+    said: BTreeSet<(LossKind, Option<u64>)>,
+}
+
+impl Sink {
+    pub(super) fn new(target: Provider) -> Self {
+        Sink {
+            target,
+            source: None,
+            queue: VecDeque::new(),
+            finished: false,
+            said: BTreeSet::new(),
+        }
+    }
+
+    /// One SSE event: `event: name` (when named) and `data:` with `data`
+    /// written compactly (one line: JSON text has no raw line breaks).
+    pub(super) fn event(&mut self, name: Option<&str>, data: &Value) {
+        let mut out = Vec::new();
+        if let Some(name) = name {
+            out.extend_from_slice(b"event: ");
+            out.extend_from_slice(name.as_bytes());
+            out.push(b'\n');
+        }
+        out.extend_from_slice(b"data: ");
+        out.extend_from_slice(data.to_string().as_bytes());
+        out.extend_from_slice(b"\n\n");
+        self.queue.push_back(Output::Sse(out));
+    }
+
+    /// `data: [DONE]`, OpenAI Chat's terminator.
+    pub(super) fn done(&mut self) {
+        self.queue
+            .push_back(Output::Sse(b"data: [DONE]\n\n".to_vec()));
+    }
+
+    /// Says that `kind` is lost, once per kind and choice.
+    pub(super) fn loss(&mut self, kind: LossKind, choice: Option<u64>) {
+        if self.said.insert((kind, choice)) {
+            self.queue.push_back(Output::Loss(Loss {
+                target: self.target,
+                kind,
+                choice,
+            }));
+        }
+    }
+
+    /// The finish reason the target writes for a choice that finished
+    /// with `reason` (the source's own word) and `normalized`: the word
+    /// itself when source and target are one wire, else the table of
+    /// docs/TRANSLATION.md.
+    pub(super) fn finish_reason(&self, reason: &str, normalized: FinishReason) -> String {
+        if self.source == Some(self.target) {
+            return reason.to_string();
+        }
+        let word = match (self.target, normalized) {
+            (Provider::OpenAiChat, FinishReason::Length) => "length",
+            (Provider::OpenAiChat, FinishReason::ToolCalls) => "tool_calls",
+            (Provider::OpenAiChat, FinishReason::ContentFilter | FinishReason::Refusal) => {
+                "content_filter"
+            }
+            (Provider::OpenAiChat, _) => "stop",
+            (Provider::Anthropic, FinishReason::Length) => "max_tokens",
+            (Provider::Anthropic, FinishReason::ToolCalls) => "tool_use",
+            (Provider::Anthropic, FinishReason::ContentFilter | FinishReason::Refusal) => "refusal",
+            (Provider::Anthropic, _) => "end_turn",
+            (Provider::Gemini, FinishReason::Length) => "MAX_TOKENS",
+            (Provider::Gemini, FinishReason::ContentFilter | FinishReason::Refusal) => "SAFETY",
+            (Provider::Gemini, FinishReason::Other) => "OTHER",
+            (Provider::Gemini, _) => "STOP",
+            (Provider::OpenAiResponses, FinishReason::Length) => "max_output_tokens",
+            (Provider::OpenAiResponses, FinishReason::ContentFilter | FinishReason::Refusal) => {
+                "content_filter"
+            }
+            (Provider::OpenAiResponses, _) => "completed",
+        };
+        word.to_string()
+    }
+}
+
+/// A JSON object with these members, in this order.
+pub(super) fn obj<const N: usize>(members: [(&str, Value); N]) -> Value {
+    let mut map = Map::new();
+    for (key, value) in members {
+        map.push(key, value);
+    }
+    Value::Object(map)
+}
+
+/// A count, or `null` when unreported.
+pub(super) fn count(n: Option<u64>) -> Value {
+    n.map_or(Value::Null, Value::from)
+}
+
+/// The choice an event belongs to, when it belongs to one.
+pub(super) fn choice_of(event: &StreamEvent) -> Option<u64> {
+    match event {
+        StreamEvent::Role { choice, .. }
+        | StreamEvent::PartStart { choice, .. }
+        | StreamEvent::TextDelta { choice, .. }
+        | StreamEvent::ReasoningDelta { choice, .. }
+        | StreamEvent::RefusalDelta { choice, .. }
+        | StreamEvent::PartReplace { choice, .. }
+        | StreamEvent::ReasoningSignature { choice, .. }
+        | StreamEvent::RawPart { choice, .. }
+        | StreamEvent::RawPartMember { choice, .. }
+        | StreamEvent::RawPartAppend { choice, .. }
+        | StreamEvent::RawPartReplace { choice, .. }
+        | StreamEvent::Citation { choice, .. }
+        | StreamEvent::CitationReplace { choice, .. }
+        | StreamEvent::Logprobs { choice, .. }
+        | StreamEvent::Phase { choice, .. }
+        | StreamEvent::PartsReorder { choice, .. }
+        | StreamEvent::ToolCallStart { choice, .. }
+        | StreamEvent::ToolCallIdentity { choice, .. }
+        | StreamEvent::ToolCallSignature { choice, .. }
+        | StreamEvent::ToolCallDelta { choice, .. }
+        | StreamEvent::Argument { choice, .. }
+        | StreamEvent::ArgumentsReplace { choice, .. }
+        | StreamEvent::ToolCallEnd { choice, .. }
+        | StreamEvent::ArgumentsError { choice, .. }
+        | StreamEvent::ProviderToolStart { choice, .. }
+        | StreamEvent::ProviderToolDelta { choice, .. }
+        | StreamEvent::ProviderToolProgress { choice, .. }
+        | StreamEvent::ProviderToolResult { choice, .. }
+        | StreamEvent::ProviderToolEnd { choice, .. }
+        | StreamEvent::Finish { choice, .. }
+        | StreamEvent::FinishDetails { choice, .. } => Some(*choice),
+        StreamEvent::Detail { choice, .. } => *choice,
+        StreamEvent::MessageStart { .. }
+        | StreamEvent::Usage(_)
+        | StreamEvent::Error(_)
+        | StreamEvent::Complete
+        | StreamEvent::Reopen => None,
+    }
+}
