@@ -16,3 +16,4 @@ mod sse_fixtures;
 mod sse_peers;
 mod sse_props;
 mod stream_adapters;
+mod translate;

@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 use super::wire::{choice_of, obj, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
-use crate::providers::{StreamEvent, Usage};
+use crate::providers::{PartKind, StreamEvent, Usage};
 
 /// An output item, as far as it went.
 #[derive(Debug)]
@@ -152,9 +152,38 @@ impl Responses {
             StreamEvent::Logprobs { .. } => sink.loss(LossKind::Logprobs, Some(0)),
             StreamEvent::Phase { .. } => sink.loss(LossKind::Phase, Some(0)),
             StreamEvent::PartsReorder { .. } => sink.loss(LossKind::Reorder, Some(0)),
-            StreamEvent::PartReplace { .. } | StreamEvent::ArgumentsReplace { .. } => {
-                sink.loss(LossKind::Replaced, Some(0))
+            StreamEvent::PartReplace { kind, text, .. } => {
+                // The final copy of the open item's text goes out in its
+                // `.done` events, as the source's did.
+                let open = self.open.and_then(|at| self.items.get_mut(at));
+                match (open, kind) {
+                    (
+                        Some((
+                            Item::Message {
+                                text: held,
+                                refusal,
+                            },
+                            false,
+                        )),
+                        PartKind::Text,
+                    ) if !*refusal => held.clone_from(text),
+                    (
+                        Some((
+                            Item::Message {
+                                text: held,
+                                refusal,
+                            },
+                            false,
+                        )),
+                        PartKind::Refusal,
+                    ) if *refusal => held.clone_from(text),
+                    (Some((Item::Reasoning { text: held, .. }, false)), PartKind::Reasoning) => {
+                        held.clone_from(text)
+                    }
+                    _ => sink.loss(LossKind::Replaced, Some(0)),
+                }
             }
+            StreamEvent::ArgumentsReplace { .. } => sink.loss(LossKind::Replaced, Some(0)),
             StreamEvent::ProviderToolStart { .. }
             | StreamEvent::ProviderToolDelta { .. }
             | StreamEvent::ProviderToolProgress { .. }

@@ -72,6 +72,11 @@ impl Sink {
         if self.source == Some(self.target) {
             return reason.to_string();
         }
+        // A reason with no neutral name (`pause_turn`, an unknown enum)
+        // keeps its word where the target's word is free text.
+        if normalized == FinishReason::Other && self.target != Provider::Gemini {
+            return reason.to_string();
+        }
         let word = match (self.target, normalized) {
             (Provider::OpenAiChat, FinishReason::Length) => "length",
             (Provider::OpenAiChat, FinishReason::ToolCalls) => "tool_calls",
