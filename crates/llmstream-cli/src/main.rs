@@ -34,6 +34,8 @@ enum Command {
     Chunk(cmd::chunk::ChunkArgs),
     /// Find JSON action objects (tool calls) in model text, as events.
     Actions(cmd::actions::ActionsArgs),
+    /// Write a provider's raw SSE body as another provider's, as it streams.
+    Translate(cmd::translate::TranslateArgs),
     /// Replay two recorded provider streams (OpenAI, Anthropic) live: text, and tool-call arguments as growing JSON trees.
     Demo(cmd::demo::DemoArgs),
 }
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Accumulate(args) => cmd::accumulate::run(args),
         Command::Chunk(args) => cmd::chunk::run(args),
         Command::Actions(args) => cmd::actions::run(args),
+        Command::Translate(args) => cmd::translate::run(args),
         Command::Demo(args) => cmd::demo::run(args),
     };
     match result {

@@ -120,6 +120,16 @@ impl Lines {
         }
     }
 
+    /// Appends raw bytes (output that is not lines, as `translate`'s SSE),
+    /// handed to stdout whenever a block is full.
+    pub fn bytes(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        self.buf.extend_from_slice(bytes);
+        match self.buf.len() >= BLOCK {
+            true => self.write_out(),
+            false => Ok(()),
+        }
+    }
+
     /// Hands what is gathered to stdout.
     fn write_out(&mut self) -> Result<(), Failure> {
         let written = self.out.write_all(&self.buf);

@@ -56,13 +56,23 @@ pub struct AccumulateArgs {
     pub lenient_arguments: bool,
 }
 
+impl ProviderArg {
+    /// The provider named, or `None` for detection.
+    pub fn provider(self) -> Option<Provider> {
+        match self {
+            ProviderArg::Auto => None,
+            ProviderArg::OpenaiChat => Some(Provider::OpenAiChat),
+            ProviderArg::OpenaiResponses => Some(Provider::OpenAiResponses),
+            ProviderArg::Anthropic => Some(Provider::Anthropic),
+            ProviderArg::Gemini => Some(Provider::Gemini),
+        }
+    }
+}
+
 fn pipeline_for(args: &AccumulateArgs) -> Pipeline {
-    let pipeline = match args.provider {
-        ProviderArg::Auto => Pipeline::new(),
-        ProviderArg::OpenaiChat => Pipeline::with_provider(Provider::OpenAiChat),
-        ProviderArg::OpenaiResponses => Pipeline::with_provider(Provider::OpenAiResponses),
-        ProviderArg::Anthropic => Pipeline::with_provider(Provider::Anthropic),
-        ProviderArg::Gemini => Pipeline::with_provider(Provider::Gemini),
+    let pipeline = match args.provider.provider() {
+        Some(provider) => Pipeline::with_provider(provider),
+        None => Pipeline::new(),
     };
     pipeline
         .read_unterminated_event(!args.strict_sse_end)

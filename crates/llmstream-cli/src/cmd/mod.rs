@@ -6,3 +6,4 @@ pub mod chunk;
 pub mod demo;
 pub mod json;
 pub mod sse;
+pub mod translate;

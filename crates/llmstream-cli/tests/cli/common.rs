@@ -11,10 +11,19 @@ fn every_subcommand_exits_2_on_a_file_it_cannot_read() {
         "llmstream-cli-common-{}-missing",
         std::process::id()
     ));
-    for subcommand in ["json", "repair", "sse", "accumulate", "chunk", "actions"] {
+    let subcommands: [&[&str]; 7] = [
+        &["json"],
+        &["repair"],
+        &["sse"],
+        &["accumulate"],
+        &["chunk"],
+        &["actions"],
+        &["translate", "--to", "gemini"],
+    ];
+    for subcommand in subcommands {
         Command::cargo_bin("llmstream")
             .expect("the binary is built")
-            .arg(subcommand)
+            .args(subcommand)
             .arg(&missing)
             .assert()
             .code(2)

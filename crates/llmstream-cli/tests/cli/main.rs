@@ -16,3 +16,4 @@ mod progress;
 mod readme;
 mod sse;
 mod streaming;
+mod translate;

@@ -68,7 +68,7 @@ fn translate(pieces: &[&[u8]], target: Provider) -> (Vec<u8>, Vec<LossKind>) {
     while let Some(event) = pipeline.next_event() {
         encoder.feed(&event);
     }
-    encoder.finish();
+    let Ok(()) = encoder.finish();
     drain(&mut encoder);
     (bytes, lost)
 }

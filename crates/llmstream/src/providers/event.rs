@@ -562,6 +562,94 @@ pub(crate) fn opt_str(s: Option<&str>) -> Value {
 }
 
 impl StreamEvent {
+    /// The choice the event belongs to, when it belongs to one (the
+    /// message's own events, usage, errors and the end belong to none).
+    pub fn choice(&self) -> Option<u64> {
+        match self {
+            StreamEvent::Role { choice, .. }
+            | StreamEvent::PartStart { choice, .. }
+            | StreamEvent::TextDelta { choice, .. }
+            | StreamEvent::ReasoningDelta { choice, .. }
+            | StreamEvent::RefusalDelta { choice, .. }
+            | StreamEvent::PartReplace { choice, .. }
+            | StreamEvent::ReasoningSignature { choice, .. }
+            | StreamEvent::RawPart { choice, .. }
+            | StreamEvent::RawPartMember { choice, .. }
+            | StreamEvent::RawPartAppend { choice, .. }
+            | StreamEvent::RawPartReplace { choice, .. }
+            | StreamEvent::Citation { choice, .. }
+            | StreamEvent::CitationReplace { choice, .. }
+            | StreamEvent::Logprobs { choice, .. }
+            | StreamEvent::Phase { choice, .. }
+            | StreamEvent::PartsReorder { choice, .. }
+            | StreamEvent::ToolCallStart { choice, .. }
+            | StreamEvent::ToolCallIdentity { choice, .. }
+            | StreamEvent::ToolCallSignature { choice, .. }
+            | StreamEvent::ToolCallDelta { choice, .. }
+            | StreamEvent::Argument { choice, .. }
+            | StreamEvent::ArgumentsReplace { choice, .. }
+            | StreamEvent::ToolCallEnd { choice, .. }
+            | StreamEvent::ArgumentsError { choice, .. }
+            | StreamEvent::ProviderToolStart { choice, .. }
+            | StreamEvent::ProviderToolDelta { choice, .. }
+            | StreamEvent::ProviderToolProgress { choice, .. }
+            | StreamEvent::ProviderToolResult { choice, .. }
+            | StreamEvent::ProviderToolEnd { choice, .. }
+            | StreamEvent::Finish { choice, .. }
+            | StreamEvent::FinishDetails { choice, .. } => Some(*choice),
+            StreamEvent::Detail { choice, .. } => *choice,
+            StreamEvent::MessageStart { .. }
+            | StreamEvent::Usage(_)
+            | StreamEvent::Error(_)
+            | StreamEvent::Complete
+            | StreamEvent::Reopen => None,
+        }
+    }
+
+    /// The choice the event belongs to, to renumber it (a translation that
+    /// serves one choice of several as the only one).
+    pub fn choice_mut(&mut self) -> Option<&mut u64> {
+        match self {
+            StreamEvent::Role { choice, .. }
+            | StreamEvent::PartStart { choice, .. }
+            | StreamEvent::TextDelta { choice, .. }
+            | StreamEvent::ReasoningDelta { choice, .. }
+            | StreamEvent::RefusalDelta { choice, .. }
+            | StreamEvent::PartReplace { choice, .. }
+            | StreamEvent::ReasoningSignature { choice, .. }
+            | StreamEvent::RawPart { choice, .. }
+            | StreamEvent::RawPartMember { choice, .. }
+            | StreamEvent::RawPartAppend { choice, .. }
+            | StreamEvent::RawPartReplace { choice, .. }
+            | StreamEvent::Citation { choice, .. }
+            | StreamEvent::CitationReplace { choice, .. }
+            | StreamEvent::Logprobs { choice, .. }
+            | StreamEvent::Phase { choice, .. }
+            | StreamEvent::PartsReorder { choice, .. }
+            | StreamEvent::ToolCallStart { choice, .. }
+            | StreamEvent::ToolCallIdentity { choice, .. }
+            | StreamEvent::ToolCallSignature { choice, .. }
+            | StreamEvent::ToolCallDelta { choice, .. }
+            | StreamEvent::Argument { choice, .. }
+            | StreamEvent::ArgumentsReplace { choice, .. }
+            | StreamEvent::ToolCallEnd { choice, .. }
+            | StreamEvent::ArgumentsError { choice, .. }
+            | StreamEvent::ProviderToolStart { choice, .. }
+            | StreamEvent::ProviderToolDelta { choice, .. }
+            | StreamEvent::ProviderToolProgress { choice, .. }
+            | StreamEvent::ProviderToolResult { choice, .. }
+            | StreamEvent::ProviderToolEnd { choice, .. }
+            | StreamEvent::Finish { choice, .. }
+            | StreamEvent::FinishDetails { choice, .. } => Some(choice),
+            StreamEvent::Detail { choice, .. } => choice.as_mut(),
+            StreamEvent::MessageStart { .. }
+            | StreamEvent::Usage(_)
+            | StreamEvent::Error(_)
+            | StreamEvent::Complete
+            | StreamEvent::Reopen => None,
+        }
+    }
+
     /// The name used in JSON output: `text_delta`, `tool_call_start`, …
     pub fn name(&self) -> &'static str {
         match self {

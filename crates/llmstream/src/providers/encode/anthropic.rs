@@ -8,7 +8,7 @@
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 
-use super::wire::{choice_of, obj, Sink};
+use super::wire::{obj, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
 use crate::providers::{StreamEvent, Usage};
@@ -40,7 +40,7 @@ pub(super) struct Anthropic {
 
 impl Anthropic {
     pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
-        if let Some(choice) = choice_of(event).filter(|&c| c != 0) {
+        if let Some(choice) = event.choice().filter(|&c| c != 0) {
             sink.loss(LossKind::Choice, Some(choice));
             return;
         }

@@ -29,7 +29,7 @@
 //! while let Some(event) = pipeline.next_event() {
 //!     encoder.feed(&event);
 //! }
-//! encoder.finish();
+//! encoder.finish().unwrap();
 //! let mut chat = Vec::new();
 //! while let Some(output) = encoder.next_event() {
 //!     if let Output::Sse(bytes) = output {
@@ -54,6 +54,7 @@ mod wire;
 
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
+use core::convert::Infallible;
 
 pub use loss::{Loss, LossKind};
 
@@ -132,9 +133,11 @@ impl WireEncoder {
     /// The input ended: what the wire writes at the end of a stream is
     /// queued (token counts, the last finish, the terminator when the
     /// input said the message was complete). Later feeds are ignored.
-    pub fn finish(&mut self) {
+    /// Nothing fails here: what the target cannot carry is an
+    /// [`Output::Loss`].
+    pub fn finish(&mut self) -> Result<(), Infallible> {
         if self.sink.finished {
-            return;
+            return Ok(());
         }
         match &mut self.wire {
             Wire::Chat(w) => w.finish(&mut self.sink),
@@ -143,6 +146,7 @@ impl WireEncoder {
             Wire::Gemini(w) => w.finish(&mut self.sink),
         }
         self.sink.finished = true;
+        Ok(())
     }
 }
 
@@ -156,7 +160,7 @@ pub fn encode_all(target: Provider, events: &[StreamEvent]) -> VecDeque<Output> 
             out.push_back(output);
         }
     }
-    encoder.finish();
+    let Ok(()) = encoder.finish();
     while let Some(output) = encoder.next_event() {
         out.push_back(output);
     }

@@ -12,7 +12,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::wire::{choice_of, obj, Sink};
+use super::wire::{obj, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
 use crate::providers::{PartKind, StreamEvent, Usage};
@@ -52,7 +52,7 @@ pub(super) struct Responses {
 
 impl Responses {
     pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
-        if let Some(choice) = choice_of(event).filter(|&c| c != 0) {
+        if let Some(choice) = event.choice().filter(|&c| c != 0) {
             sink.loss(LossKind::Choice, Some(choice));
             return;
         }

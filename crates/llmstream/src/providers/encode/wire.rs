@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::{Loss, LossKind, Output};
 use crate::json::{Map, Value};
-use crate::providers::{FinishReason, Provider, StreamEvent};
+use crate::providers::{FinishReason, Provider};
 
 /// Where a wire's writer puts what it makes.
 #[derive(Debug)]
@@ -114,47 +114,4 @@ pub(super) fn obj<const N: usize>(members: [(&str, Value); N]) -> Value {
 /// A count, or `null` when unreported.
 pub(super) fn count(n: Option<u64>) -> Value {
     n.map_or(Value::Null, Value::from)
-}
-
-/// The choice an event belongs to, when it belongs to one.
-pub(super) fn choice_of(event: &StreamEvent) -> Option<u64> {
-    match event {
-        StreamEvent::Role { choice, .. }
-        | StreamEvent::PartStart { choice, .. }
-        | StreamEvent::TextDelta { choice, .. }
-        | StreamEvent::ReasoningDelta { choice, .. }
-        | StreamEvent::RefusalDelta { choice, .. }
-        | StreamEvent::PartReplace { choice, .. }
-        | StreamEvent::ReasoningSignature { choice, .. }
-        | StreamEvent::RawPart { choice, .. }
-        | StreamEvent::RawPartMember { choice, .. }
-        | StreamEvent::RawPartAppend { choice, .. }
-        | StreamEvent::RawPartReplace { choice, .. }
-        | StreamEvent::Citation { choice, .. }
-        | StreamEvent::CitationReplace { choice, .. }
-        | StreamEvent::Logprobs { choice, .. }
-        | StreamEvent::Phase { choice, .. }
-        | StreamEvent::PartsReorder { choice, .. }
-        | StreamEvent::ToolCallStart { choice, .. }
-        | StreamEvent::ToolCallIdentity { choice, .. }
-        | StreamEvent::ToolCallSignature { choice, .. }
-        | StreamEvent::ToolCallDelta { choice, .. }
-        | StreamEvent::Argument { choice, .. }
-        | StreamEvent::ArgumentsReplace { choice, .. }
-        | StreamEvent::ToolCallEnd { choice, .. }
-        | StreamEvent::ArgumentsError { choice, .. }
-        | StreamEvent::ProviderToolStart { choice, .. }
-        | StreamEvent::ProviderToolDelta { choice, .. }
-        | StreamEvent::ProviderToolProgress { choice, .. }
-        | StreamEvent::ProviderToolResult { choice, .. }
-        | StreamEvent::ProviderToolEnd { choice, .. }
-        | StreamEvent::Finish { choice, .. }
-        | StreamEvent::FinishDetails { choice, .. } => Some(*choice),
-        StreamEvent::Detail { choice, .. } => *choice,
-        StreamEvent::MessageStart { .. }
-        | StreamEvent::Usage(_)
-        | StreamEvent::Error(_)
-        | StreamEvent::Complete
-        | StreamEvent::Reopen => None,
-    }
 }
