@@ -96,7 +96,7 @@ enum Escape {
 
 /// The brackets opened in the text of the string being read and not
 /// closed yet, by kind (`(`, `[`, `{`), and whether text came after the
-/// last one opened: a quote followed by the closer of such a bracket is
+/// last one opened: a quote followed by the `)` of such a parenthesis is
 /// inside the text (`"He is six feet (72") tall"`). Also the curly quotes
 /// it opened (`"a “term” b"`: the `”` is text).
 #[derive(Clone, Copy, Debug, Default)]
@@ -138,10 +138,12 @@ impl Brackets {
         }
     }
 
-    /// Whether `c` closes a bracket the text opened (with text after it).
+    /// Whether `c` closes a parenthesis the text opened (with text after
+    /// it). Only `)`: a `]` or `}` after a quote closes the JSON around
+    /// the string far more often (`{"x": "hello {world"}`).
     fn closes(mut self, c: char) -> bool {
         let after_last = self.after_last;
-        matches!(self.count(c), Some((open, false)) if *open > 0 && after_last)
+        c == ')' && matches!(self.count(c), Some((open, false)) if *open > 0 && after_last)
     }
 }
 

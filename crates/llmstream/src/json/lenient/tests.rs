@@ -103,8 +103,8 @@ fn rules() {
             r#"{"x":"a “term” b","y":"c"}"#,
         ),
         (
-            "[\"six feet (72\") tall\", \"[1, 2\"] more\", \"(\", \"[\"]",
-            r#"["six feet (72\") tall","[1, 2\"] more","(","["]"#,
+            "[\"six feet (72\") tall\", {\"x\": \"hello {world\"}, \"(\", \"[\"]",
+            r#"["six feet (72\") tall",{"x":"hello {world"},"(","["]"#,
         ),
     ];
     for (text, expected) in cases {
