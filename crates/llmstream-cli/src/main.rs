@@ -4,6 +4,7 @@
 //! docs/CLI.md; tests outside the project rely on them.
 
 mod cmd;
+mod gateway;
 mod input;
 mod live;
 mod output;
@@ -36,6 +37,8 @@ enum Command {
     Actions(cmd::actions::ActionsArgs),
     /// Write a provider's raw SSE body as another provider's, as it streams.
     Translate(cmd::translate::TranslateArgs),
+    /// Serve one provider's API over another's: requests and streams translated.
+    Gateway(gateway::GatewayArgs),
     /// Replay two recorded provider streams (OpenAI, Anthropic) live: text, and tool-call arguments as growing JSON trees.
     Demo(cmd::demo::DemoArgs),
 }
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Chunk(args) => cmd::chunk::run(args),
         Command::Actions(args) => cmd::actions::run(args),
         Command::Translate(args) => cmd::translate::run(args),
+        Command::Gateway(args) => gateway::run(args),
         Command::Demo(args) => cmd::demo::run(args),
     };
     match result {

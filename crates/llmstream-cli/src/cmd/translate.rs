@@ -27,7 +27,7 @@ pub enum TargetArg {
 }
 
 impl TargetArg {
-    fn provider(self) -> Provider {
+    pub fn provider(self) -> Provider {
         match self {
             TargetArg::OpenaiChat => Provider::OpenAiChat,
             TargetArg::OpenaiResponses => Provider::OpenAiResponses,

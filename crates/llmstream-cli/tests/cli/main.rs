@@ -8,6 +8,7 @@ mod actions;
 mod chunk;
 mod common;
 mod demo;
+mod gateway;
 mod json;
 #[cfg(unix)]
 mod live_terminal;
