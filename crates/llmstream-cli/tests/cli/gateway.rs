@@ -472,3 +472,20 @@ fn a_delta_reaches_the_client_before_the_upstreams_next_write() {
     let mut rest = Vec::new();
     let _ = stream.read_to_end(&mut rest);
 }
+
+/// The official SDKs as clients (`tests/sdk/test_gateway_sdks.py`: the
+/// openai SDK's Chat and Responses stream helpers and the anthropic SDK's,
+/// over each of the four upstreams). `.ci/python.sh` runs that file in
+/// its virtual environment; here it runs only when asked for, with a
+/// `python3` that has pytest, the llmstream package and both SDKs.
+#[test]
+#[ignore = "needs python3 with pytest, llmstream, openai and anthropic: run by .ci/python.sh"]
+fn the_official_sdks_as_clients() {
+    let status = Command::new("python3")
+        .args(["-m", "pytest", "-q"])
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk"))
+        .env("LLMSTREAM_BIN", env!("CARGO_BIN_EXE_llmstream"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
