@@ -17,7 +17,7 @@ use llmstream::providers::encode::{Output, WireEncoder};
 use llmstream::providers::{ErrorInfo, Pipeline, Provider, StreamEvent};
 use llmstream::sse::{Decoder, ItemRef};
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::mpsc;
 
 use super::request::Request;
@@ -35,9 +35,8 @@ struct State {
 }
 
 pub async fn serve(listen: SocketAddr, config: Config) -> Result<(), Failure> {
-    let listener = TcpListener::bind(listen)
-        .await
-        .map_err(|e| Failure::Usage(format!("cannot listen on {listen}: {e}")))?;
+    let listener =
+        bind(listen).map_err(|e| Failure::Usage(format!("cannot listen on {listen}: {e}")))?;
     let client = reqwest::Client::builder()
         .connect_timeout(config.timeout)
         .build()
@@ -65,6 +64,18 @@ pub async fn serve(listen: SocketAddr, config: Config) -> Result<(), Failure> {
                 .await;
         });
     }
+}
+
+/// The listening socket, its queue long enough for a burst of thousands
+/// of connections (the system's own limit, `somaxconn`, may cap it).
+fn bind(listen: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = match listen {
+        SocketAddr::V4(_) => TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(listen)?;
+    socket.listen(4096)
 }
 
 async fn handle(state: &State, request: HttpRequest<Incoming>) -> Response<Body> {

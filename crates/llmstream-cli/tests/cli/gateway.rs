@@ -63,10 +63,25 @@ struct Reply {
     gate: Option<std::sync::Arc<std::sync::Mutex<mpsc::Receiver<()>>>>,
 }
 
+/// A listener on a free loopback port whose queue holds a thousand
+/// connections at once (std's holds 128).
+fn listener() -> TcpListener {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    let _entered = runtime.enter();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(4096).unwrap().into_std().unwrap();
+    listener.set_nonblocking(false).unwrap();
+    listener
+}
+
 /// A fake upstream on a free port, answering each request with `reply`;
 /// each request it got is sent on the channel.
 fn upstream(reply: Reply) -> (String, mpsc::Receiver<Exchange>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let listener = listener();
     let base = format!("http://{}/v1", listener.local_addr().unwrap());
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
@@ -471,6 +486,40 @@ fn a_delta_reaches_the_client_before_the_upstreams_next_write() {
     }
     let mut rest = Vec::new();
     let _ = stream.read_to_end(&mut rest);
+}
+
+/// A thousand streams at once through one gateway: every one completes
+/// with the translation of the whole recording.
+#[test]
+fn a_thousand_concurrent_streams_all_complete() {
+    let (base, requests) = upstream(reply(Provider::OpenAiChat));
+    let want = gist(&read(
+        &recording(Provider::OpenAiChat),
+        Provider::OpenAiChat,
+    ));
+    let gateway = gateway("anthropic", "openai-chat", &base, &[]);
+    let (path, body) = client_request(Provider::Anthropic, true);
+    let start = std::sync::Arc::new(std::sync::Barrier::new(1000));
+    let clients: Vec<_> = (0..1000)
+        .map(|_| {
+            let (address, path, body) = (gateway.address.clone(), path.clone(), body.clone());
+            let start = std::sync::Arc::clone(&start);
+            thread::Builder::new()
+                .stack_size(256 * 1024)
+                .spawn(move || {
+                    start.wait();
+                    let (status, bytes) = post(&address, &path, &body);
+                    (status, gist(&read(&bytes, Provider::Anthropic)))
+                })
+                .unwrap()
+        })
+        .collect();
+    for client in clients {
+        let (status, got) = client.join().unwrap();
+        assert_eq!(status, 200);
+        assert_eq!(got, want);
+    }
+    assert_eq!(requests.try_iter().count(), 1000);
 }
 
 /// The official SDKs as clients (`tests/sdk/test_gateway_sdks.py`: the
