@@ -61,6 +61,9 @@ struct Reply {
     pieces: Vec<Vec<u8>>,
     pause: Duration,
     gate: Option<std::sync::Arc<std::sync::Mutex<mpsc::Receiver<()>>>>,
+    /// Told how many pieces were written when a write failed (the
+    /// gateway closed the upstream connection).
+    broken: Option<mpsc::Sender<usize>>,
 }
 
 /// A listener on a free loopback port whose queue holds a thousand
@@ -110,9 +113,13 @@ fn answer(stream: TcpStream, reply: &Reply, tx: &mpsc::Sender<Exchange>) -> std:
         "HTTP/1.1 {} X\r\ncontent-type: {}\r\nconnection: close\r\n\r\n",
         reply.status, reply.content_type
     )?;
-    for piece in &reply.pieces {
-        stream.write_all(piece)?;
-        stream.flush()?;
+    for (written, piece) in reply.pieces.iter().enumerate() {
+        if let Err(e) = stream.write_all(piece).and_then(|()| stream.flush()) {
+            if let Some(broken) = &reply.broken {
+                let _ = broken.send(written);
+            }
+            return Err(e);
+        }
         thread::sleep(reply.pause);
         if let Some(gate) = &reply.gate {
             let gate = gate.lock().unwrap();
@@ -266,6 +273,7 @@ fn reply(api: Provider) -> Reply {
         pieces: recording(api).chunks(700).map(<[u8]>::to_vec).collect(),
         pause: Duration::ZERO,
         gate: None,
+        broken: None,
     }
 }
 
@@ -385,6 +393,7 @@ fn errors_come_back_in_the_served_shape() {
         pieces: vec![br#"{"error":{"message":"slow down","type":"rate_limit_error"}}"#.to_vec()],
         pause: Duration::ZERO,
         gate: None,
+        broken: None,
     });
     let gateway = gateway("anthropic", "openai-chat", &base, &[]);
     let (path, body) = client_request(Provider::Anthropic, true);
@@ -418,6 +427,7 @@ fn a_stalled_upstream_ends_the_stream_with_an_error_event() {
         pieces,
         pause: Duration::ZERO,
         gate: Some(std::sync::Arc::new(std::sync::Mutex::new(gate))),
+        broken: None,
     });
     let gateway = gateway("anthropic", "openai-chat", &base, &["--timeout", "1"]);
     let (path, body) = client_request(Provider::Anthropic, true);
@@ -448,6 +458,7 @@ fn a_delta_reaches_the_client_before_the_upstreams_next_write() {
         pieces: lines,
         pause: Duration::ZERO,
         gate: Some(std::sync::Arc::new(std::sync::Mutex::new(gate))),
+        broken: None,
     });
     let gateway = gateway("anthropic", "openai-chat", &base, &[]);
     let (path, body) = client_request(Provider::Anthropic, true);
@@ -486,6 +497,53 @@ fn a_delta_reaches_the_client_before_the_upstreams_next_write() {
     }
     let mut rest = Vec::new();
     let _ = stream.read_to_end(&mut rest);
+}
+
+/// A client that goes away cancels the upstream request: the gateway
+/// closes its upstream connection, and the upstream's writes fail before
+/// it has written its whole body (megabytes: more than the sockets'
+/// buffers hold, so the upstream can only finish if someone reads).
+#[test]
+fn a_client_that_disconnects_cancels_the_upstream_request() {
+    let delta = br#"data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"more text, and more text "},"finish_reason":null}]}
+
+"#;
+    let mut pieces = vec![recording(Provider::OpenAiChat)
+        .split_inclusive(|&b| b == b'\n')
+        .take(4)
+        .flatten()
+        .copied()
+        .collect::<Vec<u8>>()];
+    pieces.extend(std::iter::repeat_n(delta.to_vec(), 40_000));
+    let count = pieces.len();
+    let (broken, writes) = mpsc::channel();
+    let (base, _requests) = upstream(Reply {
+        status: 200,
+        content_type: "text/event-stream",
+        pieces,
+        pause: Duration::ZERO,
+        gate: None,
+        broken: Some(broken),
+    });
+    let gateway = gateway("anthropic", "openai-chat", &base, &[]);
+    let (path, body) = client_request(Provider::Anthropic, true);
+    let mut stream = TcpStream::connect(&gateway.address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut buf = [0u8; 4096];
+    assert!(stream.read(&mut buf).unwrap() > 0);
+    drop(stream);
+    let written = writes
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the upstream connection was never closed");
+    assert!(written < count, "{written} of {count} pieces written");
 }
 
 /// A thousand streams at once through one gateway: every one completes
