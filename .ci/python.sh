@@ -22,6 +22,8 @@ cargo build --release -p llmstream-cli
 "$venv/bin/python" -m pytest -q crates/llmstream-cli/tests/sdk
 
 # The type stubs against the installed module (every name, signature and
-# class), and the examples and the benchmark type-checked against them.
+# class), and the examples and the benchmark type-checked against them
+# (the peers the benchmark compares with are not installed here: imports
+# without stubs are not followed).
 (cd target && "../$venv/bin/python" -m mypy.stubtest llmstream)
-"$venv/bin/python" -m mypy crates/llmstream-python/examples crates/llmstream-python/bench
+"$venv/bin/python" -m mypy --ignore-missing-imports crates/llmstream-python/examples crates/llmstream-python/bench
