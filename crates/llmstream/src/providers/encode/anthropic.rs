@@ -24,8 +24,6 @@ enum Block {
 
 #[derive(Debug, Default)]
 pub(super) struct Anthropic {
-    id: Option<String>,
-    model: Option<String>,
     started: bool,
     /// The open block and its index.
     open: Option<(Block, u64)>,
@@ -45,14 +43,6 @@ impl Anthropic {
             return;
         }
         match event {
-            StreamEvent::MessageStart { id, model, .. } => {
-                if self.id.is_none() {
-                    self.id.clone_from(id);
-                }
-                if self.model.is_none() {
-                    self.model.clone_from(model);
-                }
-            }
             StreamEvent::Role { .. } => self.start(sink),
             StreamEvent::PartStart { .. } => self.close(sink),
             StreamEvent::TextDelta { text, .. } => self.text(Block::Text, text, sink),
@@ -164,28 +154,7 @@ impl Anthropic {
                 );
             }
             StreamEvent::Complete => self.complete = true,
-            StreamEvent::ToolCallSignature { .. } => {
-                sink.loss(LossKind::ToolCallSignature, Some(0))
-            }
-            StreamEvent::RawPartMember { .. }
-            | StreamEvent::RawPartAppend { .. }
-            | StreamEvent::RawPartReplace { .. } => sink.loss(LossKind::RawPart, Some(0)),
-            StreamEvent::Citation { .. } | StreamEvent::CitationReplace { .. } => {
-                sink.loss(LossKind::Citation, Some(0))
-            }
-            StreamEvent::Logprobs { .. } => sink.loss(LossKind::Logprobs, Some(0)),
-            StreamEvent::Phase { .. } => sink.loss(LossKind::Phase, Some(0)),
-            StreamEvent::PartsReorder { .. } => sink.loss(LossKind::Reorder, Some(0)),
-            StreamEvent::PartReplace { .. } | StreamEvent::ArgumentsReplace { .. } => {
-                sink.loss(LossKind::Replaced, Some(0))
-            }
-            StreamEvent::ProviderToolProgress { .. } => {}
-            StreamEvent::Detail { choice, .. } => sink.loss(LossKind::Detail, *choice),
-            StreamEvent::FinishDetails { .. } => sink.loss(LossKind::Detail, Some(0)),
-            StreamEvent::Reopen => sink.loss(LossKind::Reopen, None),
-            StreamEvent::ToolCallIdentity { .. }
-            | StreamEvent::Argument { .. }
-            | StreamEvent::ArgumentsError { .. } => {}
+            other => sink.lose(other),
         }
     }
 
@@ -228,11 +197,11 @@ impl Anthropic {
         let message = obj([
             (
                 "id",
-                Value::from(self.id.as_deref().unwrap_or("msg_llmstream")),
+                Value::from(sink.id.as_deref().unwrap_or("msg_llmstream")),
             ),
             ("type", Value::from("message")),
             ("role", Value::from("assistant")),
-            ("model", Value::from(self.model.as_deref().unwrap_or(""))),
+            ("model", Value::from(sink.model.as_deref().unwrap_or(""))),
             ("content", Value::Array(alloc::vec![])),
             ("stop_reason", Value::Null),
             ("stop_sequence", Value::Null),

@@ -16,8 +16,6 @@ use crate::providers::{StreamEvent, Usage};
 
 #[derive(Debug, Default)]
 pub(super) struct Gemini {
-    id: Option<String>,
-    model: Option<String>,
     /// Tool calls by (choice, key): id, name, signature.
     calls: BTreeMap<(u64, u64), (String, String, Option<String>)>,
     /// Finish reasons waiting for the last chunk, by choice.
@@ -28,14 +26,6 @@ pub(super) struct Gemini {
 impl Gemini {
     pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
         match event {
-            StreamEvent::MessageStart { id, model, .. } => {
-                if self.id.is_none() {
-                    self.id.clone_from(id);
-                }
-                if self.model.is_none() {
-                    self.model.clone_from(model);
-                }
-            }
             StreamEvent::TextDelta { choice, text } => {
                 self.part(*choice, obj([("text", Value::from(text.as_str()))]), sink)
             }
@@ -145,38 +135,7 @@ impl Gemini {
                 ]);
                 sink.event(None, &obj([("error", body)]));
             }
-            StreamEvent::RawPart { choice, .. }
-            | StreamEvent::RawPartMember { choice, .. }
-            | StreamEvent::RawPartAppend { choice, .. }
-            | StreamEvent::RawPartReplace { choice, .. } => {
-                sink.loss(LossKind::RawPart, Some(*choice))
-            }
-            StreamEvent::Citation { choice, .. } | StreamEvent::CitationReplace { choice, .. } => {
-                sink.loss(LossKind::Citation, Some(*choice))
-            }
-            StreamEvent::Logprobs { choice, .. } => sink.loss(LossKind::Logprobs, Some(*choice)),
-            StreamEvent::Phase { choice, .. } => sink.loss(LossKind::Phase, Some(*choice)),
-            StreamEvent::PartsReorder { choice, .. } => sink.loss(LossKind::Reorder, Some(*choice)),
-            StreamEvent::PartReplace { choice, .. }
-            | StreamEvent::ArgumentsReplace { choice, .. } => {
-                sink.loss(LossKind::Replaced, Some(*choice))
-            }
-            StreamEvent::ProviderToolStart { choice, .. }
-            | StreamEvent::ProviderToolDelta { choice, .. }
-            | StreamEvent::ProviderToolProgress { choice, .. }
-            | StreamEvent::ProviderToolResult { choice, .. }
-            | StreamEvent::ProviderToolEnd { choice, .. } => {
-                sink.loss(LossKind::ProviderTool, Some(*choice))
-            }
-            StreamEvent::Detail { choice, .. } => sink.loss(LossKind::Detail, *choice),
-            StreamEvent::FinishDetails { choice, .. } => sink.loss(LossKind::Detail, Some(*choice)),
-            StreamEvent::Reopen => sink.loss(LossKind::Reopen, None),
-            StreamEvent::Role { .. }
-            | StreamEvent::PartStart { .. }
-            | StreamEvent::ToolCallDelta { .. }
-            | StreamEvent::Argument { .. }
-            | StreamEvent::ArgumentsError { .. }
-            | StreamEvent::Complete => {}
+            other => sink.lose(other),
         }
     }
 
@@ -207,7 +166,7 @@ impl Gemini {
         if let Some(usage) = self.usage.take() {
             chunk.push("usageMetadata", usage_value(&usage));
         }
-        self.envelope(&mut chunk);
+        envelope(sink, &mut chunk);
         sink.event(None, &Value::Object(chunk));
     }
 
@@ -225,17 +184,18 @@ impl Gemini {
         ]);
         let mut chunk = Map::new();
         chunk.push("candidates", Value::Array(vec![candidate]));
-        self.envelope(&mut chunk);
+        envelope(sink, &mut chunk);
         sink.event(None, &Value::Object(chunk));
     }
+}
 
-    fn envelope(&self, chunk: &mut Map) {
-        if let Some(model) = &self.model {
-            chunk.push("modelVersion", Value::from(model.as_str()));
-        }
-        if let Some(id) = &self.id {
-            chunk.push("responseId", Value::from(id.as_str()));
-        }
+/// The members every chunk carries: the model and the response id.
+fn envelope(sink: &Sink, chunk: &mut Map) {
+    if let Some(model) = &sink.model {
+        chunk.push("modelVersion", Value::from(model.as_str()));
+    }
+    if let Some(id) = &sink.id {
+        chunk.push("responseId", Value::from(id.as_str()));
     }
 }
 

@@ -114,8 +114,19 @@ impl WireEncoder {
         if self.sink.finished {
             return;
         }
-        if let StreamEvent::MessageStart { provider, .. } = event {
+        if let StreamEvent::MessageStart {
+            provider,
+            id,
+            model,
+        } = event
+        {
             self.sink.source.get_or_insert(*provider);
+            if self.sink.id.is_none() {
+                self.sink.id.clone_from(id);
+            }
+            if self.sink.model.is_none() {
+                self.sink.model.clone_from(model);
+            }
         }
         match &mut self.wire {
             Wire::Chat(w) => w.event(event, &mut self.sink),

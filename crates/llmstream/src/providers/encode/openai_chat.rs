@@ -5,18 +5,15 @@
 //! `data: [DONE]`.
 
 use alloc::collections::{BTreeMap, BTreeSet};
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec;
 
 use super::wire::{count, obj, Sink};
-use super::LossKind;
 use crate::json::Value;
 use crate::providers::{StreamEvent, Usage};
 
 #[derive(Debug, Default)]
 pub(super) struct Chat {
-    id: Option<String>,
-    model: Option<String>,
     /// The choices whose role was sent.
     roles: BTreeSet<u64>,
     /// (choice, call key) → the call's index in its choice, and whether
@@ -29,14 +26,6 @@ pub(super) struct Chat {
 impl Chat {
     pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
         match event {
-            StreamEvent::MessageStart { id, model, .. } => {
-                if self.id.is_none() {
-                    self.id.clone_from(id);
-                }
-                if self.model.is_none() {
-                    self.model.clone_from(model);
-                }
-            }
             StreamEvent::Role { choice, .. } => self.role(*choice, sink),
             StreamEvent::TextDelta { choice, text } => self.delta(*choice, "content", text, sink),
             StreamEvent::ReasoningDelta { choice, text } => {
@@ -128,47 +117,13 @@ impl Chat {
                 sink.event(None, &obj([("error", body)]));
             }
             StreamEvent::Complete => self.complete = true,
-            StreamEvent::ReasoningSignature { choice, .. } => {
-                sink.loss(LossKind::ReasoningSignature, Some(*choice))
-            }
-            StreamEvent::ToolCallSignature { choice, .. } => {
-                sink.loss(LossKind::ToolCallSignature, Some(*choice))
-            }
-            StreamEvent::RawPart { choice, .. }
-            | StreamEvent::RawPartMember { choice, .. }
-            | StreamEvent::RawPartAppend { choice, .. }
-            | StreamEvent::RawPartReplace { choice, .. } => {
-                sink.loss(LossKind::RawPart, Some(*choice))
-            }
-            StreamEvent::Citation { choice, .. } | StreamEvent::CitationReplace { choice, .. } => {
-                sink.loss(LossKind::Citation, Some(*choice))
-            }
-            StreamEvent::Logprobs { choice, .. } => sink.loss(LossKind::Logprobs, Some(*choice)),
-            StreamEvent::Phase { choice, .. } => sink.loss(LossKind::Phase, Some(*choice)),
-            StreamEvent::PartsReorder { choice, .. } => sink.loss(LossKind::Reorder, Some(*choice)),
-            StreamEvent::PartReplace { choice, .. }
-            | StreamEvent::ArgumentsReplace { choice, .. } => {
-                sink.loss(LossKind::Replaced, Some(*choice))
-            }
-            StreamEvent::ProviderToolStart { choice, .. }
-            | StreamEvent::ProviderToolDelta { choice, .. }
-            | StreamEvent::ProviderToolProgress { choice, .. }
-            | StreamEvent::ProviderToolResult { choice, .. }
-            | StreamEvent::ProviderToolEnd { choice, .. } => {
-                sink.loss(LossKind::ProviderTool, Some(*choice))
-            }
-            StreamEvent::Detail { choice, .. } => sink.loss(LossKind::Detail, *choice),
-            StreamEvent::FinishDetails { choice, .. } => sink.loss(LossKind::Detail, Some(*choice)),
-            StreamEvent::Reopen => sink.loss(LossKind::Reopen, None),
-            StreamEvent::PartStart { .. }
-            | StreamEvent::Argument { .. }
-            | StreamEvent::ArgumentsError { .. } => {}
+            other => sink.lose(other),
         }
     }
 
     pub(super) fn finish(&mut self, sink: &mut Sink) {
         if let Some(usage) = self.usage.take() {
-            let mut chunk = self.envelope(Value::Array(vec![]));
+            let mut chunk = envelope(sink, Value::Array(vec![]));
             if let Value::Object(map) = &mut chunk {
                 map.push("usage", usage_value(&usage));
             }
@@ -218,21 +173,23 @@ impl Chat {
             ("delta", delta),
             ("finish_reason", finish),
         ]);
-        sink.event(None, &self.envelope(Value::Array(vec![choice])));
+        let chunk = envelope(sink, Value::Array(vec![choice]));
+        sink.event(None, &chunk);
     }
+}
 
-    fn envelope(&self, choices: Value) -> Value {
-        obj([
-            (
-                "id",
-                Value::from(self.id.as_deref().unwrap_or("chatcmpl-llmstream")),
-            ),
-            ("object", Value::from("chat.completion.chunk")),
-            ("created", Value::from(0u64)),
-            ("model", Value::from(self.model.as_deref().unwrap_or(""))),
-            ("choices", choices),
-        ])
-    }
+/// A chunk around `choices`.
+fn envelope(sink: &Sink, choices: Value) -> Value {
+    obj([
+        (
+            "id",
+            Value::from(sink.id.as_deref().unwrap_or("chatcmpl-llmstream")),
+        ),
+        ("object", Value::from("chat.completion.chunk")),
+        ("created", Value::from(0u64)),
+        ("model", Value::from(sink.model.as_deref().unwrap_or(""))),
+        ("choices", choices),
+    ])
 }
 
 /// The usage of a Chat chunk: every prompt and generated token, with the

@@ -35,8 +35,6 @@ enum Item {
 
 #[derive(Debug, Default)]
 pub(super) struct Responses {
-    id: Option<String>,
-    model: Option<String>,
     started: bool,
     sequence: u64,
     /// Every item, by output index, and whether it is done.
@@ -57,14 +55,6 @@ impl Responses {
             return;
         }
         match event {
-            StreamEvent::MessageStart { id, model, .. } => {
-                if self.id.is_none() {
-                    self.id.clone_from(id);
-                }
-                if self.model.is_none() {
-                    self.model.clone_from(model);
-                }
-            }
             StreamEvent::Role { .. } => self.start(sink),
             StreamEvent::PartStart { .. } => self.close_open(sink),
             StreamEvent::TextDelta { text, .. } => self.text(false, text, sink),
@@ -139,19 +129,6 @@ impl Responses {
                 self.emit("error", data, sink);
             }
             StreamEvent::Complete => self.complete = true,
-            StreamEvent::ToolCallSignature { .. } => {
-                sink.loss(LossKind::ToolCallSignature, Some(0))
-            }
-            StreamEvent::RawPart { .. }
-            | StreamEvent::RawPartMember { .. }
-            | StreamEvent::RawPartAppend { .. }
-            | StreamEvent::RawPartReplace { .. } => sink.loss(LossKind::RawPart, Some(0)),
-            StreamEvent::Citation { .. } | StreamEvent::CitationReplace { .. } => {
-                sink.loss(LossKind::Citation, Some(0))
-            }
-            StreamEvent::Logprobs { .. } => sink.loss(LossKind::Logprobs, Some(0)),
-            StreamEvent::Phase { .. } => sink.loss(LossKind::Phase, Some(0)),
-            StreamEvent::PartsReorder { .. } => sink.loss(LossKind::Reorder, Some(0)),
             StreamEvent::PartReplace { kind, text, .. } => {
                 // The final copy of the open item's text goes out in its
                 // `.done` events, as the source's did.
@@ -183,18 +160,7 @@ impl Responses {
                     _ => sink.loss(LossKind::Replaced, Some(0)),
                 }
             }
-            StreamEvent::ArgumentsReplace { .. } => sink.loss(LossKind::Replaced, Some(0)),
-            StreamEvent::ProviderToolStart { .. }
-            | StreamEvent::ProviderToolDelta { .. }
-            | StreamEvent::ProviderToolProgress { .. }
-            | StreamEvent::ProviderToolResult { .. }
-            | StreamEvent::ProviderToolEnd { .. } => sink.loss(LossKind::ProviderTool, Some(0)),
-            StreamEvent::Detail { choice, .. } => sink.loss(LossKind::Detail, *choice),
-            StreamEvent::FinishDetails { .. } => sink.loss(LossKind::Detail, Some(0)),
-            StreamEvent::Reopen => sink.loss(LossKind::Reopen, None),
-            StreamEvent::ToolCallIdentity { .. }
-            | StreamEvent::Argument { .. }
-            | StreamEvent::ArgumentsError { .. } => {}
+            other => sink.lose(other),
         }
     }
 
@@ -225,7 +191,7 @@ impl Responses {
         let output: Vec<Value> = (0..self.items.len())
             .filter_map(|at| self.item_value(at, true))
             .collect();
-        let mut response = self.response(status);
+        let mut response = response(sink, status);
         if let Value::Object(map) = &mut response {
             map.push("incomplete_details", details);
             map.push("output", Value::Array(output));
@@ -248,7 +214,7 @@ impl Responses {
         }
         self.started = true;
         for kind in ["response.created", "response.in_progress"] {
-            let mut response = self.response("in_progress");
+            let mut response = response(sink, "in_progress");
             if let Value::Object(map) = &mut response {
                 map.push("output", Value::Array(vec![]));
                 map.push("usage", Value::Null);
@@ -259,19 +225,6 @@ impl Responses {
                 sink,
             );
         }
-    }
-
-    fn response(&self, status: &str) -> Value {
-        obj([
-            (
-                "id",
-                Value::from(self.id.as_deref().unwrap_or("resp_llmstream")),
-            ),
-            ("object", Value::from("response")),
-            ("created_at", Value::from(0u64)),
-            ("status", Value::from(status)),
-            ("model", Value::from(self.model.as_deref().unwrap_or(""))),
-        ])
     }
 
     /// One event, its `type` first and its `sequence_number` added.
@@ -553,6 +506,20 @@ impl Responses {
             ]),
         })
     }
+}
+
+/// The response object around the items, with its status.
+fn response(sink: &Sink, status: &str) -> Value {
+    obj([
+        (
+            "id",
+            Value::from(sink.id.as_deref().unwrap_or("resp_llmstream")),
+        ),
+        ("object", Value::from("response")),
+        ("created_at", Value::from(0u64)),
+        ("status", Value::from(status)),
+        ("model", Value::from(sink.model.as_deref().unwrap_or(""))),
+    ])
 }
 
 fn item_id(at: usize, prefix: &str) -> String {

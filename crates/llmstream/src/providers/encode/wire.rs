@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::{Loss, LossKind, Output};
 use crate::json::{Map, Value};
-use crate::providers::{FinishReason, Provider};
+use crate::providers::{FinishReason, Provider, StreamEvent};
 
 /// Where a wire's writer puts what it makes.
 #[derive(Debug)]
@@ -19,6 +19,9 @@ pub(super) struct Sink {
     pub(super) queue: VecDeque<Output>,
     pub(super) finished: bool,
     said: BTreeSet<(LossKind, Option<u64>)>,
+    /// The message's id and model, as the source first sent them.
+    pub(super) id: Option<String>,
+    pub(super) model: Option<String>,
 }
 
 impl Sink {
@@ -29,6 +32,8 @@ impl Sink {
             queue: VecDeque::new(),
             finished: false,
             said: BTreeSet::new(),
+            id: None,
+            model: None,
         }
     }
 
@@ -51,6 +56,15 @@ impl Sink {
     pub(super) fn done(&mut self) {
         self.queue
             .push_back(Output::Sse(b"data: [DONE]\n\n".to_vec()));
+    }
+
+    /// Says that `event`'s kind of content is lost, for an event the wire
+    /// has no place for (nothing for the events a wire need not write:
+    /// argument values, part starts, …).
+    pub(super) fn lose(&mut self, event: &StreamEvent) {
+        if let Some(kind) = loss_of(event) {
+            self.loss(kind, event.choice());
+        }
     }
 
     /// Says that `kind` is lost, once per kind and choice.
@@ -114,4 +128,31 @@ pub(super) fn obj<const N: usize>(members: [(&str, Value); N]) -> Value {
 /// A count, or `null` when unreported.
 pub(super) fn count(n: Option<u64>) -> Value {
     n.map_or(Value::Null, Value::from)
+}
+
+/// What is lost when a wire has no place for `event`: `None` for the
+/// events that only repeat what others carry or need not be written.
+fn loss_of(event: &StreamEvent) -> Option<LossKind> {
+    Some(match event {
+        StreamEvent::ReasoningSignature { .. } => LossKind::ReasoningSignature,
+        StreamEvent::ToolCallSignature { .. } => LossKind::ToolCallSignature,
+        StreamEvent::RawPart { .. }
+        | StreamEvent::RawPartMember { .. }
+        | StreamEvent::RawPartAppend { .. }
+        | StreamEvent::RawPartReplace { .. } => LossKind::RawPart,
+        StreamEvent::Citation { .. } | StreamEvent::CitationReplace { .. } => LossKind::Citation,
+        StreamEvent::Logprobs { .. } => LossKind::Logprobs,
+        StreamEvent::Phase { .. } => LossKind::Phase,
+        StreamEvent::PartsReorder { .. } => LossKind::Reorder,
+        StreamEvent::PartReplace { .. } | StreamEvent::ArgumentsReplace { .. } => {
+            LossKind::Replaced
+        }
+        StreamEvent::ProviderToolStart { .. }
+        | StreamEvent::ProviderToolDelta { .. }
+        | StreamEvent::ProviderToolResult { .. }
+        | StreamEvent::ProviderToolEnd { .. } => LossKind::ProviderTool,
+        StreamEvent::Detail { .. } | StreamEvent::FinishDetails { .. } => LossKind::Detail,
+        StreamEvent::Reopen => LossKind::Reopen,
+        _ => return None,
+    })
 }
