@@ -55,6 +55,23 @@ pub struct Tool {
     pub parameters: Value,
 }
 
+impl Tool {
+    /// A function declaration: its `name`, `description`, and its schema
+    /// under the first of `schema` it has (an empty object schema when
+    /// none).
+    fn read(declaration: &Value, schema: &[&str]) -> Tool {
+        Tool {
+            name: declaration["name"].as_str().unwrap_or_default().to_string(),
+            description: declaration["description"].as_str().map(str::to_string),
+            parameters: schema
+                .iter()
+                .find_map(|key| declaration.get(*key))
+                .cloned()
+                .unwrap_or(json!({"type": "object"})),
+        }
+    }
+}
+
 /// The neutral request.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Request {
@@ -577,14 +594,7 @@ fn read_chat(body: &Value) -> Result<Request, BadRequest> {
     }
     for tool in body["tools"].as_array().into_iter().flatten() {
         let function = &tool["function"];
-        request.tools.push(Tool {
-            name: function["name"].as_str().unwrap_or_default().to_string(),
-            description: function["description"].as_str().map(str::to_string),
-            parameters: function
-                .get("parameters")
-                .cloned()
-                .unwrap_or(json!({"type": "object"})),
-        });
+        request.tools.push(Tool::read(function, &["parameters"]));
     }
     request.tool_choice = match &body["tool_choice"] {
         Value::String(s) => openai_choice(s),
@@ -683,14 +693,7 @@ fn read_responses(body: &Value) -> Result<Request, BadRequest> {
         if tool["type"] != "function" {
             continue;
         }
-        request.tools.push(Tool {
-            name: tool["name"].as_str().unwrap_or_default().to_string(),
-            description: tool["description"].as_str().map(str::to_string),
-            parameters: tool
-                .get("parameters")
-                .cloned()
-                .unwrap_or(json!({"type": "object"})),
-        });
+        request.tools.push(Tool::read(tool, &["parameters"]));
     }
     request.tool_choice = match &body["tool_choice"] {
         Value::String(s) => openai_choice(s),
@@ -760,14 +763,7 @@ fn read_anthropic(body: &Value) -> Result<Request, BadRequest> {
         request.messages.push((role, content));
     }
     for tool in body["tools"].as_array().into_iter().flatten() {
-        request.tools.push(Tool {
-            name: tool["name"].as_str().unwrap_or_default().to_string(),
-            description: tool["description"].as_str().map(str::to_string),
-            parameters: tool
-                .get("input_schema")
-                .cloned()
-                .unwrap_or(json!({"type": "object"})),
-        });
+        request.tools.push(Tool::read(tool, &["input_schema"]));
     }
     request.tool_choice = match body["tool_choice"]["type"].as_str() {
         Some("auto") => Some(ToolChoice::Auto),
@@ -842,15 +838,10 @@ fn read_gemini(body: &Value, model: &str, stream: bool) -> Result<Request, BadRe
             .into_iter()
             .flatten()
         {
-            request.tools.push(Tool {
-                name: declaration["name"].as_str().unwrap_or_default().to_string(),
-                description: declaration["description"].as_str().map(str::to_string),
-                parameters: declaration
-                    .get("parameters")
-                    .or_else(|| declaration.get("parametersJsonSchema"))
-                    .cloned()
-                    .unwrap_or(json!({"type": "object"})),
-            });
+            request.tools.push(Tool::read(
+                declaration,
+                &["parameters", "parametersJsonSchema"],
+            ));
         }
     }
     let config = &body["toolConfig"]["functionCallingConfig"];

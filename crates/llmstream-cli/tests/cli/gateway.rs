@@ -248,16 +248,25 @@ fn client_request(api: Provider, stream: bool) -> (String, String) {
     }
 }
 
-/// POSTs `body` to the gateway; the status and the response body.
-fn post(address: &str, path: &str, body: &str) -> (u16, Vec<u8>) {
+/// Sends a POST of `body` to the gateway (the connection closes after the
+/// response); the stream to read the response from.
+fn send(address: &str, path: &str, body: &str) -> TcpStream {
     let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     write!(
         stream,
         "POST {path} HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
-    let mut reader = BufReader::new(stream);
+    stream
+}
+
+/// POSTs `body` to the gateway; the status and the response body.
+fn post(address: &str, path: &str, body: &str) -> (u16, Vec<u8>) {
+    let mut reader = BufReader::new(send(address, path, body));
     let (status, headers, mut bytes) = read_message(&mut reader).unwrap();
     if !headers.contains("content-length") && !headers.contains("chunked") {
         reader.read_to_end(&mut bytes).unwrap();
@@ -462,16 +471,7 @@ fn a_delta_reaches_the_client_before_the_upstreams_next_write() {
     });
     let gateway = gateway("anthropic", "openai-chat", &base, &[]);
     let (path, body) = client_request(Provider::Anthropic, true);
-    let mut stream = TcpStream::connect(&gateway.address).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
+    let mut stream = send(&gateway.address, &path, &body);
     // The upstream may write up to the blank line that ends the event of
     // the first text delta, and no further.
     let text_line = recording(Provider::OpenAiChat)
@@ -527,16 +527,7 @@ fn a_client_that_disconnects_cancels_the_upstream_request() {
     });
     let gateway = gateway("anthropic", "openai-chat", &base, &[]);
     let (path, body) = client_request(Provider::Anthropic, true);
-    let mut stream = TcpStream::connect(&gateway.address).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
+    let mut stream = send(&gateway.address, &path, &body);
     let mut buf = [0u8; 4096];
     assert!(stream.read(&mut buf).unwrap() > 0);
     drop(stream);
