@@ -87,6 +87,8 @@ struct Rules {
     /// The source reported no counts (Anthropic writes zeros, as its
     /// usage is required).
     no_usage: bool,
+    /// The target carries the source's provider-run tools (its own).
+    provider_tools: bool,
     /// The source reported fewer output tokens than reasoning ones (xAI):
     /// Gemini, whose output is its answer's count plus its thoughts',
     /// cannot say so.
@@ -128,6 +130,14 @@ fn summary(message: &Message, choices: &[u64], rules: &Rules) -> Vec<String> {
         };
         if !rules.no_finish {
             out.push(format!("choice {key} finish: {finish:?}"));
+        }
+        if rules.provider_tools {
+            for tool in choice.provider_tools.values() {
+                out.push(format!(
+                    "choice {key} provider tool {:?} {:?}",
+                    tool.id, tool.name
+                ));
+            }
         }
     }
     if let (Some(usage), false) = (&message.usage, rules.no_usage) {
@@ -195,6 +205,8 @@ fn every_recording_reads_back_the_same_in_every_wire() {
                 no_finish: target == Provider::OpenAiResponses
                     && original.choices.get(&0).is_some_and(|c| c.finish.is_none()),
                 no_usage: original.usage.is_none(),
+                provider_tools: original.provider == target
+                    && matches!(target, Provider::Anthropic | Provider::OpenAiResponses),
                 reasoning_over_output: original.usage.as_ref().is_some_and(|u| {
                     u.reasoning_tokens.unwrap_or(0) > u.output_tokens.unwrap_or(0)
                 }),

@@ -31,6 +31,17 @@ enum Item {
         name: String,
         arguments: String,
     },
+    /// A tool the provider ran (`web_search_call`, …), from a Responses
+    /// source: the item as it began, then as its result came.
+    Hosted(Value),
+}
+
+/// A hosted tool: begun, its item held until its result shows what it
+/// is; or sent.
+#[derive(Debug)]
+enum Hosted {
+    Pending(Value),
+    Sent,
 }
 
 #[derive(Debug, Default)]
@@ -43,6 +54,8 @@ pub(super) struct Responses {
     open: Option<usize>,
     /// Tool calls by key: their output index.
     calls: BTreeMap<u64, usize>,
+    /// Hosted tools by key.
+    hosted: BTreeMap<u64, Hosted>,
     reason: Option<String>,
     usage: Option<Usage>,
     complete: bool,
@@ -160,6 +173,35 @@ impl Responses {
                     _ => sink.loss(LossKind::Replaced, Some(0)),
                 }
             }
+            // Responses' own hosted tools go back as the items they came
+            // as (whole: the reader tells a hosted tool from a client's by
+            // the item's members); from another wire they are not
+            // Responses items.
+            StreamEvent::ProviderToolStart { call, id, kind, .. }
+                if sink.source == Some(crate::providers::Provider::OpenAiResponses) =>
+            {
+                let kind = kind.as_deref().unwrap_or("web_search_call");
+                let item = obj([
+                    ("id", Value::from(id.as_str())),
+                    ("type", Value::from(kind)),
+                    ("status", Value::from("in_progress")),
+                ]);
+                self.hosted.entry(*call).or_insert(Hosted::Pending(item));
+            }
+            StreamEvent::ProviderToolResult { call, result, .. }
+                if self.hosted.contains_key(call) =>
+            {
+                if let Some(Hosted::Pending(_)) = self.hosted.get(call) {
+                    self.close_open(sink);
+                    let at = self.add(Item::Hosted(result.clone()), sink);
+                    self.hosted.insert(*call, Hosted::Sent);
+                    self.done(at, sink);
+                }
+            }
+            StreamEvent::ProviderToolDelta { call, .. }
+            | StreamEvent::ProviderToolProgress { call, .. }
+            | StreamEvent::ProviderToolEnd { call, .. }
+                if self.hosted.contains_key(call) => {}
             other => sink.lose(other),
         }
     }
@@ -169,6 +211,17 @@ impl Responses {
             return;
         }
         self.start(sink);
+        let pending: Vec<Value> = core::mem::take(&mut self.hosted)
+            .into_values()
+            .filter_map(|h| match h {
+                Hosted::Pending(item) => Some(item),
+                Hosted::Sent => None,
+            })
+            .collect();
+        for item in pending {
+            self.close_open(sink);
+            self.add(Item::Hosted(item), sink);
+        }
         for at in 0..self.items.len() {
             self.done(at, sink);
         }
@@ -426,6 +479,7 @@ impl Responses {
                     ]),
                 ));
             }
+            Item::Hosted(_) => {}
             Item::Call { arguments, .. } => {
                 events.push((
                     "response.function_call_arguments.done",
@@ -459,6 +513,7 @@ impl Responses {
             false => "in_progress",
         });
         Some(match item {
+            Item::Hosted(value) => value.clone(),
             Item::Message { text, refusal } => {
                 let content = match whole {
                     true => vec![part_value(*refusal, text)],
