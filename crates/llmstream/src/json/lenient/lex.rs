@@ -659,7 +659,9 @@ impl Lexer {
             }
             State::Dots(n) => {
                 if c == '.' {
-                    *n += 1;
+                    // Only "one" and "two or more" matter: a long run of
+                    // dots stays at the top.
+                    *n = n.saturating_add(1);
                     return;
                 }
                 let n = *n;

@@ -1,5 +1,6 @@
 //! The rules, one example each, whole and at every cut.
 
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -110,6 +111,15 @@ fn rules() {
     for (text, expected) in cases {
         assert_eq!(read(text), expected, "{text:?}");
     }
+}
+
+/// A run of more dots than a byte counts (a fuzz finding: the counter
+/// overflowed) is one placeholder.
+#[test]
+fn a_long_run_of_dots_is_one_placeholder() {
+    let dots = ".".repeat(300);
+    assert_eq!(read(&format!("[1, {dots}, 2]")), "[1,2]");
+    assert_eq!(once(&[dots.as_bytes()]), format!("\"{dots}\""));
 }
 
 /// Several values at the top are an array of them, one level deeper than
