@@ -6,9 +6,9 @@
 //! the first are a loss.
 
 use alloc::collections::BTreeMap;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 
-use super::wire::{obj, Sink};
+use super::wire::{obj, whole_arguments, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
 use crate::providers::{StreamEvent, Usage};
@@ -38,10 +38,6 @@ pub(super) struct Anthropic {
 
 impl Anthropic {
     pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
-        if let Some(choice) = event.choice().filter(|&c| c != 0) {
-            sink.loss(LossKind::Choice, Some(choice));
-            return;
-        }
         match event {
             StreamEvent::Role { .. } => self.start(sink),
             StreamEvent::PartStart { .. } => self.close(sink),
@@ -281,10 +277,7 @@ impl Anthropic {
         }
         if !sent {
             // No fragments came (Gemini sends arguments whole).
-            let text = match arguments {
-                Value::String(text) => text.clone(),
-                value => value.to_string(),
-            };
+            let text = whole_arguments(arguments);
             self.arguments(block, &text, sink);
         }
         if matches!(self.open, Some((open, _)) if open == block) {

@@ -128,6 +128,12 @@ impl WireEncoder {
                 self.sink.model.clone_from(model);
             }
         }
+        // Anthropic and Responses have one answer per stream.
+        let one_choice = matches!(self.wire, Wire::Anthropic(_) | Wire::Responses(_));
+        if let Some(choice) = event.choice().filter(|&c| c != 0 && one_choice) {
+            self.sink.loss(LossKind::Choice, Some(choice));
+            return;
+        }
         match &mut self.wire {
             Wire::Chat(w) => w.event(event, &mut self.sink),
             Wire::Responses(w) => w.event(event, &mut self.sink),

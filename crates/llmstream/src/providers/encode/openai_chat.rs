@@ -5,10 +5,9 @@
 //! `data: [DONE]`.
 
 use alloc::collections::{BTreeMap, BTreeSet};
-use alloc::string::ToString;
 use alloc::vec;
 
-use super::wire::{count, obj, Sink};
+use super::wire::{count, obj, whole_arguments, Sink};
 use crate::json::Value;
 use crate::providers::{StreamEvent, Usage};
 
@@ -90,10 +89,7 @@ impl Chat {
             } => {
                 if let Some(&(_, false)) = self.calls.get(&(*choice, *call)) {
                     // No fragments came (Gemini sends arguments whole).
-                    let text = match arguments {
-                        Value::String(text) => text.clone(),
-                        value => value.to_string(),
-                    };
+                    let text = whole_arguments(arguments);
                     self.arguments(*choice, *call, &text, sink);
                 }
             }

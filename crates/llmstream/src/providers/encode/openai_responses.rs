@@ -12,7 +12,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::wire::{obj, Sink};
+use super::wire::{obj, whole_arguments, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
 use crate::providers::{PartKind, StreamEvent, Usage};
@@ -63,10 +63,6 @@ pub(super) struct Responses {
 
 impl Responses {
     pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
-        if let Some(choice) = event.choice().filter(|&c| c != 0) {
-            sink.loss(LossKind::Choice, Some(choice));
-            return;
-        }
         match event {
             StreamEvent::Role { .. } => self.start(sink),
             StreamEvent::PartStart { .. } => self.close_open(sink),
@@ -115,10 +111,7 @@ impl Responses {
                 {
                     if sent.is_empty() {
                         // No fragments came (Gemini sends arguments whole).
-                        let text = match arguments {
-                            Value::String(text) => text.clone(),
-                            value => value.to_string(),
-                        };
+                        let text = whole_arguments(arguments);
                         self.arguments(*call, &text, sink);
                     }
                 }

@@ -125,6 +125,16 @@ pub(super) fn obj<const N: usize>(members: [(&str, Value); N]) -> Value {
     Value::Object(map)
 }
 
+/// The arguments of a call whose text never streamed (Gemini sends them
+/// whole), as the text one fragment carries: a string as it is (a
+/// free-text tool's input, invalid JSON), a value written as JSON.
+pub(super) fn whole_arguments(arguments: &Value) -> String {
+    match arguments {
+        Value::String(text) => text.clone(),
+        value => value.to_string(),
+    }
+}
+
 /// A count, or `null` when unreported.
 pub(super) fn count(n: Option<u64>) -> Value {
     n.map_or(Value::Null, Value::from)
