@@ -1,0 +1,26 @@
+//! The native addon of the `llmstream` Node.js package. Each class wraps
+//! one stage of the Rust library and gives its items as the library's own
+//! JSON forms converted to JavaScript values; the behaviour lives in the
+//! library. `index.js` adds what is JavaScript's own: `events()` over an
+//! async iterable or a `ReadableStream`, the live snapshot object of
+//! `JsonParser`, and `SnapshotChunker` taking values.
+
+#![deny(clippy::all)]
+
+mod chunker;
+mod errors;
+mod input;
+mod json;
+mod pipeline;
+mod snapshot;
+mod sse;
+mod tools;
+mod value;
+
+use napi_derive::napi;
+
+/// The package's version, the Rust library's.
+#[napi]
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}

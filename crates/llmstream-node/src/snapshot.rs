@@ -1,0 +1,264 @@
+//! What the live snapshot object holds, so that a read updates it in place
+//! and costs what the document gained (plus the open string's length), not
+//! its size.
+//!
+//! A snapshot only grows: every member of a container but the last is
+//! complete and never changes. So the mirror keeps, per container on the
+//! open path, its length and the mirror of its last member only; an update
+//! walks the last members, converts members that are new, re-makes an open
+//! scalar or string, and sets them into the live objects. It holds no
+//! JavaScript handle: the package's `JsonParser` keeps the live object and
+//! passes it back, so nothing here can outlive or leak it. That a string
+//! only grows at its end is the snapshot contract of strict mode
+//! (DESIGN.md, "Monotonic"), so there the mirror keeps only its length in
+//! bytes ([`Growth::AtEnd`]); lenient mode's snapshots may re-read a text,
+//! so there it keeps the text and checks ([`Growth::Checked`]). Where a
+//! container's type or the key of its last member changed, or it or a
+//! string shrank (none of which a growing snapshot does), that part is
+//! converted again from scratch.
+
+use llmstream::json::{Key, Map, Value};
+use napi::bindgen_prelude::*;
+use napi::{Env, Unknown};
+
+use crate::value::{Converter, Integers};
+
+/// How far the mirror trusts a string to grow only at its end.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Growth {
+    /// Strict mode: a snapshot's strings only grow at their end.
+    AtEnd,
+    /// Lenient mode: a string is checked against its text before.
+    Checked,
+}
+
+/// What the mirror knows of a string it made.
+pub enum Seen {
+    /// Its length in bytes ([`Growth::AtEnd`]).
+    Len(usize),
+    /// Its text ([`Growth::Checked`]).
+    Text(String),
+}
+
+impl Seen {
+    fn new(growth: Growth, text: &str) -> Seen {
+        match growth {
+            Growth::AtEnd => Seen::Len(text.len()),
+            Growth::Checked => Seen::Text(text.to_string()),
+        }
+    }
+
+    /// Whether `grown` is the string seen, extended by something.
+    fn grew(&self, grown: &str) -> Option<bool> {
+        let added = match self {
+            Seen::Len(len) => grown.get(*len..),
+            Seen::Text(text) => grown.strip_prefix(text.as_str()),
+        }?;
+        Some(!added.is_empty())
+    }
+}
+
+/// The mirror of one value of the live snapshot.
+pub enum Mirror {
+    /// A scalar: re-made on each update while it is the open member.
+    Leaf,
+    /// A string that may still grow at its end.
+    Text(Seen),
+    Array {
+        len: usize,
+        /// The mirror of the last item (the one that may still grow).
+        last: Option<Box<Mirror>>,
+    },
+    Object {
+        len: usize,
+        /// The key and mirror of the last member.
+        last: Option<Box<(String, Mirror)>>,
+    },
+}
+
+impl Mirror {
+    /// The mirror of `value` and its JavaScript value, converted whole.
+    pub fn new<'env>(
+        env: &'env Env,
+        value: &Value,
+        growth: Growth,
+        integers: Integers,
+    ) -> Result<(Mirror, Unknown<'env>)> {
+        Builder {
+            converter: Converter::new(env, integers),
+            growth,
+        }
+        .make(value)
+    }
+
+    /// Brings `live`, the JavaScript value this mirror describes, to
+    /// `value`, a later snapshot of the same document. Returns the value
+    /// that replaces `live` in its parent, if it is not updated in place.
+    pub fn update<'env>(
+        &mut self,
+        env: &'env Env,
+        live: Unknown<'env>,
+        value: &Value,
+        growth: Growth,
+        integers: Integers,
+    ) -> Result<Option<Unknown<'env>>> {
+        Builder {
+            converter: Converter::new(env, integers),
+            growth,
+        }
+        .update(self, live, value)
+    }
+}
+
+/// One update's conversion state.
+struct Builder<'env> {
+    converter: Converter<'env>,
+    growth: Growth,
+}
+
+impl<'env> Builder<'env> {
+    fn make(&mut self, value: &Value) -> Result<(Mirror, Unknown<'env>)> {
+        let env = self.converter.env();
+        Ok(match value {
+            Value::Array(values) => {
+                let mut array = env.create_array(0)?;
+                let last = self.append_items(&mut array, 0, values)?;
+                let mirror = Mirror::Array {
+                    len: values.len(),
+                    last,
+                };
+                (mirror, array.into_unknown(env)?)
+            }
+            Value::Object(map) => {
+                let mut object = Object::new(env)?;
+                let last = self.insert_members(&mut object, map.iter().as_slice())?;
+                let mirror = Mirror::Object {
+                    len: map.len(),
+                    last,
+                };
+                (mirror, object.into_unknown(env)?)
+            }
+            Value::String(text) => (
+                Mirror::Text(Seen::new(self.growth, text)),
+                self.converter.convert(value)?,
+            ),
+            scalar => (Mirror::Leaf, self.converter.convert(scalar)?),
+        })
+    }
+
+    fn update(
+        &mut self,
+        mirror: &mut Mirror,
+        live: Unknown<'env>,
+        value: &Value,
+    ) -> Result<Option<Unknown<'env>>> {
+        match (&mut *mirror, value) {
+            (Mirror::Array { len, last }, Value::Array(values)) if values.len() >= *len => {
+                let mut array = Object::from_unknown(live)?;
+                if let (Some(item), Some(at)) = (last.as_deref_mut(), len.checked_sub(1)) {
+                    if let Some(value) = values.get(at) {
+                        let index = crate::value::index(at)?;
+                        let old: Unknown = array.get_element(index)?;
+                        if let Some(new) = self.update(item, old, value)? {
+                            array.set_element(index, new)?;
+                        }
+                    }
+                }
+                let new = values.get(*len..).unwrap_or(&[]);
+                if !new.is_empty() {
+                    *last = self.append_items(&mut array, *len, new)?;
+                    *len = values.len();
+                }
+                Ok(None)
+            }
+            (Mirror::Object { len, last }, Value::Object(map))
+                if map.len() >= *len && last_key_kept(map, *len, last.as_deref()) =>
+            {
+                let mut object = Object::from_unknown(live)?;
+                let members = map.iter().as_slice();
+                if let (Some(member), Some(at)) = (last.as_deref_mut(), len.checked_sub(1)) {
+                    if let Some((_, value)) = members.get(at) {
+                        let key = self.converter.key(&member.0)?;
+                        let old: Unknown = object.get_property(key)?;
+                        if let Some(new) = self.update(&mut member.1, old, value)? {
+                            object.set_property(key, new)?;
+                        }
+                    }
+                }
+                let new = members.get(*len..).unwrap_or(&[]);
+                if !new.is_empty() {
+                    *last = self.insert_members(&mut object, new)?;
+                    *len = members.len();
+                }
+                Ok(None)
+            }
+            (Mirror::Text(seen), Value::String(grown)) if seen.grew(grown).is_some() => {
+                if seen.grew(grown) == Some(false) {
+                    return Ok(None);
+                }
+                *seen = Seen::new(self.growth, grown);
+                Ok(Some(self.converter.convert(value)?))
+            }
+            _ => {
+                let (made, js) = self.make(value)?;
+                *mirror = made;
+                Ok(Some(js))
+            }
+        }
+    }
+
+    /// Sets `values` from index `start` of `array`, all but the last
+    /// converted once for good; returns the mirror of the last.
+    fn append_items(
+        &mut self,
+        array: &mut impl JsObjectValue<'env>,
+        start: usize,
+        values: &[Value],
+    ) -> Result<Option<Box<Mirror>>> {
+        let Some((last, done)) = values.split_last() else {
+            return Ok(None);
+        };
+        for (at, value) in done.iter().enumerate() {
+            let item = self.converter.convert(value)?;
+            array.set_element(crate::value::index(start + at)?, item)?;
+        }
+        let (mirror, item) = self.make(last)?;
+        array.set_element(crate::value::index(start + done.len())?, item)?;
+        Ok(Some(Box::new(mirror)))
+    }
+
+    /// Inserts `members` into `object`, all but the last converted once
+    /// for good; returns the key and mirror of the last.
+    fn insert_members(
+        &mut self,
+        object: &mut impl JsObjectValue<'env>,
+        members: &[(Key, Value)],
+    ) -> Result<Option<Box<(String, Mirror)>>> {
+        let Some(((key, last), done)) = members.split_last() else {
+            return Ok(None);
+        };
+        for (key, value) in done {
+            let key = self.converter.key(key.as_str())?;
+            let item = self.converter.convert(value)?;
+            object.set_property(key, item)?;
+        }
+        let (mirror, item) = self.make(last)?;
+        let js_key = self.converter.key(key.as_str())?;
+        object.set_property(js_key, item)?;
+        Ok(Some(Box::new((key.as_str().to_string(), mirror))))
+    }
+}
+
+/// Whether the member at `len - 1` of `map` still has the key the mirror
+/// saw there.
+fn last_key_kept(map: &Map, len: usize, last: Option<&(String, Mirror)>) -> bool {
+    match (len.checked_sub(1), last) {
+        (None, _) => true,
+        (Some(at), Some((key, _))) => map
+            .iter()
+            .as_slice()
+            .get(at)
+            .is_some_and(|(k, _)| k.as_str() == key),
+        (Some(_), None) => false,
+    }
+}

@@ -1,0 +1,146 @@
+//! `ArgumentStreams` and `ActionStream`: tool-call arguments and JSON
+//! actions in model text, streamed.
+
+use std::collections::HashMap;
+
+use llmstream::tools::{self, ToolError as Error};
+use napi::bindgen_prelude::*;
+use napi::Env;
+use napi_derive::napi;
+
+use crate::errors::{from_form, Stage};
+use crate::input::{bytes_of, Piece, Utf8Hold};
+use crate::value::{to_js, Integers};
+
+/// Per-call streams of tool-call arguments, keyed by call id.
+#[napi]
+pub struct ArgumentStreams {
+    inner: tools::ArgumentStreams,
+    /// Per call: a code point cut between two byte fragments.
+    held: HashMap<String, Utf8Hold>,
+}
+
+#[napi]
+impl ArgumentStreams {
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        ArgumentStreams {
+            inner: tools::ArgumentStreams::new(),
+            held: HashMap::new(),
+        }
+    }
+
+    /// Feeds a fragment of call `toolId`'s arguments; returns its events
+    /// (`argument_delta`, `argument`, `error`).
+    #[napi(ts_return_type = "ToolEvent[]")]
+    pub fn feed<'env>(
+        &mut self,
+        env: &'env Env,
+        tool_id: String,
+        fragment: Piece,
+    ) -> Result<Array<'env>> {
+        let bytes = bytes_of(&fragment);
+        let text = self.held.entry(tool_id.clone()).or_default().text(&bytes);
+        self.inner.feed(&tool_id, &text);
+        self.drain(env)
+    }
+
+    /// Feeds the accumulated arguments text of call `toolId` so far (as
+    /// some providers give it): only what extends the text before is fed.
+    /// A text that does not extend it is an `error` event and is ignored.
+    #[napi(ts_return_type = "ToolEvent[]")]
+    pub fn feed_accumulated<'env>(
+        &mut self,
+        env: &'env Env,
+        tool_id: String,
+        text: Piece,
+    ) -> Result<Array<'env>> {
+        let text = String::from_utf8_lossy(&bytes_of(&text)).into_owned();
+        self.inner.feed_accumulated(&tool_id, &text);
+        self.drain(env)
+    }
+
+    /// Ends call `toolId`: its last events, `tool_call_end` with the final
+    /// arguments among them (invalid or cut-short arguments are an `error`
+    /// event, the best-effort value still in `tool_call_end`). Throws a
+    /// `ToolError` for a call that is not open.
+    #[napi(ts_return_type = "ToolEvent[]")]
+    pub fn finish<'env>(&mut self, env: &'env Env, tool_id: String) -> Result<Array<'env>> {
+        if let Some(mut hold) = self.held.remove(&tool_id) {
+            let rest = hold.finish();
+            if !rest.is_empty() {
+                self.inner.feed(&tool_id, &rest);
+            }
+        }
+        match self.inner.finish(&tool_id) {
+            Err(error @ Error::UnknownCall) => Err(from_form(
+                env,
+                Stage::Tool,
+                &error.to_string(),
+                &error.to_value(),
+            )),
+            _ => self.drain(env),
+        }
+    }
+
+    /// The call ids seen so far, sorted.
+    #[napi(getter)]
+    pub fn ids(&self) -> Vec<String> {
+        self.inner.ids().map(String::from).collect()
+    }
+}
+
+impl ArgumentStreams {
+    fn drain<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
+        let mut out = env.create_array(0)?;
+        while let Some(event) = self.inner.next_event() {
+            out.insert(to_js(env, &event.to_value(), Integers::Doubles)?)?;
+        }
+        Ok(out)
+    }
+}
+
+/// JSON action objects (tool calls) found in model text, possibly inside
+/// ```json fences, as `llmstream actions` events.
+#[napi]
+pub struct ActionStream {
+    inner: tools::ActionStream,
+}
+
+#[napi]
+impl ActionStream {
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        ActionStream {
+            inner: tools::ActionStream::new(),
+        }
+    }
+
+    /// Feeds model text (a `string`, or bytes: a cut code point is held);
+    /// returns the events it completed.
+    #[napi(ts_return_type = "ActionEvent[]")]
+    pub fn feed<'env>(&mut self, env: &'env Env, text: Piece) -> Result<Array<'env>> {
+        self.inner.feed_bytes(&bytes_of(&text));
+        self.drain(env)
+    }
+
+    /// The end of the text: the last events (an unclosed fence or object
+    /// is an `error` event).
+    #[napi(ts_return_type = "ActionEvent[]")]
+    pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
+        let _ = self.inner.finish();
+        self.drain(env)
+    }
+}
+
+impl ActionStream {
+    fn drain<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
+        let mut out = env.create_array(0)?;
+        while let Some(event) = self.inner.next_event() {
+            out.insert(to_js(env, &event.to_value(), Integers::Doubles)?)?;
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,159 @@
+//! The library's `json::Value` as JavaScript values, as `JSON.parse` gives
+//! them: `null`, booleans, numbers (the nearest double), strings, arrays
+//! and plain objects with their members in document order. With the
+//! `bigint` option an integer beyond 2^53 is a `BigInt`, exact. Every
+//! object the package returns (events, messages, errors) is one of the
+//! library's own JSON forms converted here, never a mapping of its own.
+
+use std::collections::HashMap;
+
+use llmstream::json::{self, Number, Value};
+use napi::bindgen_prelude::*;
+use napi::{Env, JsString, JsValue, Unknown};
+
+/// How numbers become JavaScript values.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub enum Integers {
+    /// Every number a double, as `JSON.parse` reads it.
+    #[default]
+    Doubles,
+    /// An integer beyond `Number.MAX_SAFE_INTEGER` a `BigInt`, exact.
+    BigInt,
+}
+
+/// Converts `value` to the JavaScript value of the same JSON meaning.
+pub fn to_js<'env>(env: &'env Env, value: &Value, integers: Integers) -> Result<Unknown<'env>> {
+    Converter::new(env, integers).convert(value)
+}
+
+/// A conversion that makes each distinct short object key one JavaScript
+/// string, reused wherever the key appears again in the same conversion:
+/// a document's keys repeat, and V8 then finds the key's property without
+/// decoding and hashing a new string.
+pub struct Converter<'env> {
+    env: &'env Env,
+    integers: Integers,
+    keys: HashMap<Box<str>, JsString<'env>>,
+}
+
+impl<'env> Converter<'env> {
+    /// Keys longer than this are made afresh: they rarely repeat.
+    const KEY_LEN: usize = 64;
+    /// At most this many keys are kept, so that a document of distinct
+    /// keys costs no more than the strings themselves.
+    const KEYS: usize = 4096;
+
+    pub fn new(env: &'env Env, integers: Integers) -> Self {
+        Converter {
+            env,
+            integers,
+            keys: HashMap::new(),
+        }
+    }
+
+    /// The environment values are made in.
+    pub fn env(&self) -> &'env Env {
+        self.env
+    }
+
+    /// The JavaScript value of `value`.
+    pub fn convert(&mut self, value: &Value) -> Result<Unknown<'env>> {
+        let env = self.env;
+        match value {
+            Value::Null => Null.into_unknown(env),
+            Value::Bool(b) => b.into_unknown(env),
+            Value::Number(n) => self.number(n),
+            Value::String(s) => Ok(env.create_string(s)?.to_unknown()),
+            Value::Array(items) => {
+                let mut array = env.create_array(index(items.len())?)?;
+                for (at, item) in items.iter().enumerate() {
+                    array.set(index(at)?, self.convert(item)?)?;
+                }
+                array.into_unknown(env)
+            }
+            Value::Object(map) => {
+                let mut object = Object::new(env)?;
+                for (key, item) in map.iter() {
+                    let key = self.key(key.as_str())?;
+                    let item = self.convert(item)?;
+                    object.set_property(key, item)?;
+                }
+                Ok(object.to_unknown())
+            }
+        }
+    }
+
+    /// The JavaScript string of an object key.
+    pub fn key(&mut self, key: &str) -> Result<JsString<'env>> {
+        if key.len() > Self::KEY_LEN {
+            return self.env.create_string(key);
+        }
+        if let Some(cached) = self.keys.get(key) {
+            return Ok(*cached);
+        }
+        let made = self.env.create_string(key)?;
+        if self.keys.len() < Self::KEYS {
+            self.keys.insert(key.into(), made);
+        }
+        Ok(made)
+    }
+
+    /// A number as `JSON.parse` reads it (the nearest double), or with
+    /// [`Integers::BigInt`] an integer beyond 2^53 as an exact `BigInt`.
+    fn number(&self, n: &Number) -> Result<Unknown<'env>> {
+        let double = n.as_f64().unwrap_or(f64::NAN);
+        if self.integers == Integers::BigInt && double.abs() > MAX_SAFE_INTEGER {
+            let text = n.as_str();
+            if !text.contains(['.', 'e', 'E']) {
+                return bigint(self.env, text);
+            }
+        }
+        double.into_unknown(self.env)
+    }
+}
+
+/// `Number.MAX_SAFE_INTEGER`.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// An array index or length: JavaScript arrays hold fewer than 2^32 items.
+pub fn index(at: usize) -> Result<u32> {
+    u32::try_from(at).map_err(|_| Error::from_reason("an array longer than JavaScript arrays can be"))
+}
+
+/// The `BigInt` of a decimal integer's text, exact whatever its size: its
+/// digits folded into 64-bit words, least significant first.
+fn bigint<'env>(env: &'env Env, text: &str) -> Result<Unknown<'env>> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let mut words: Vec<u64> = vec![0];
+    for digit in digits.bytes() {
+        let mut carry = u128::from(digit.wrapping_sub(b'0') % 10);
+        for word in words.iter_mut() {
+            let wide = u128::from(*word) * 10 + carry;
+            *word = wide as u64;
+            carry = wide >> 64;
+        }
+        if carry > 0 {
+            words.push(carry as u64);
+        }
+    }
+    BigInt {
+        sign_bit: negative,
+        words,
+    }
+    .into_unknown(env)
+}
+
+/// A JSON form the library writes into a sink (`Event::write_json`,
+/// `ItemRef::write_json`), read back into a value and converted.
+pub fn form_to_js<'env>(
+    env: &'env Env,
+    write: impl FnOnce(&mut dyn json::Sink),
+) -> Result<Unknown<'env>> {
+    let mut text: Vec<u8> = Vec::new();
+    write(&mut text);
+    let value = json::parse(&text).map_err(|e| Error::from_reason(e.to_string()))?;
+    to_js(env, &value, Integers::Doubles)
+}
