@@ -2,11 +2,14 @@
 //! translated into every wire format (`providers::encode`) and read back
 //! by that format's reader: the same answer text, reasoning, tool calls
 //! (ids, names, arguments), finish (normalized) and token counts; the
-//! same output bytes whatever the cuts of the input.
+//! citations and log probabilities where the target carries them (its
+//! own wire's as they were, OpenAI Chat's and Responses' `url_citation`s
+//! and log probabilities between the two); the same output bytes whatever
+//! the cuts of the input.
 
 use llmstream::json::Value;
 use llmstream::providers::encode::{LossKind, Output, WireEncoder};
-use llmstream::providers::{FinishReason, Message, Pipeline, Provider, StreamEvent};
+use llmstream::providers::{Choice, FinishReason, Message, Part, Pipeline, Provider, StreamEvent};
 use llmstream_tests::fixtures;
 
 /// Every SSE body under both recording folders, as (name, bytes).
@@ -167,6 +170,139 @@ fn summary(message: &Message, choices: &[u64], rules: &Rules) -> Vec<String> {
     out
 }
 
+/// The characters of `choice`'s answer text before the part at
+/// `position`: where OpenAI Chat's citation offsets (into the whole text)
+/// and Responses' (into one part) differ.
+fn text_before(choice: &Choice, position: usize) -> u64 {
+    let parts = choice.content.iter().take(position);
+    let chars = parts.map(|part| match part {
+        Part::Text(text) => text.chars().count(),
+        _ => 0,
+    });
+    chars.sum::<usize>() as u64
+}
+
+/// A `url_citation` between Chat's shape and Responses', as
+/// docs/TRANSLATION.md promises it: the same URL, title and span, the span
+/// moved by the text before the part.
+fn url_citation(citation: &Value, from: Provider, before: u64) -> Option<Value> {
+    let fields = match from {
+        Provider::OpenAiChat => citation.get("url_citation")?,
+        _ => citation,
+    };
+    if citation.get("type")?.as_str()? != "url_citation" {
+        return None;
+    }
+    let url = fields.get("url")?.as_str()?;
+    let title = fields.get("title").cloned().unwrap_or(Value::Null);
+    let start = fields.get("start_index")?.as_u64()?;
+    let end = fields.get("end_index")?.as_u64()?;
+    let json = match from {
+        Provider::OpenAiChat => format!(
+            r#"{{"type":"url_citation","start_index":{},"end_index":{},"url":{},"title":{}}}"#,
+            start.checked_sub(before)?,
+            end.checked_sub(before)?,
+            Value::from(url).to_json(),
+            title.to_json()
+        ),
+        _ => format!(
+            r#"{{"type":"url_citation","url_citation":{{"end_index":{},"start_index":{},"title":{},"url":{}}}}}"#,
+            end + before,
+            start + before,
+            title.to_json(),
+            Value::from(url).to_json()
+        ),
+    };
+    Some(llmstream::json::parse(json.as_bytes()).expect("valid JSON"))
+}
+
+/// The citations and log probabilities of `original`'s choice `key` that
+/// `target` promises to carry, in part order.
+fn carried(original: &Message, key: u64, target: Provider) -> (Vec<Value>, Vec<Value>) {
+    let Some(choice) = original.choices.get(&key) else {
+        return (Vec::new(), Vec::new());
+    };
+    let from = original.provider;
+    let openai = |p: Provider| matches!(p, Provider::OpenAiChat | Provider::OpenAiResponses);
+    let mut citations = Vec::new();
+    for (&position, list) in choice.citations.iter() {
+        for citation in list {
+            if from == target {
+                citations.push(citation.clone());
+            } else if openai(from) && openai(target) {
+                let before = text_before(choice, position);
+                citations.extend(url_citation(citation, from, before));
+            }
+        }
+    }
+    let mut logprobs = Vec::new();
+    for (&position, list) in choice.logprobs.iter() {
+        let text = matches!(choice.content.get(position), Some(Part::Text(_)));
+        if from == target || (openai(from) && openai(target) && text) {
+            logprobs.extend(list.iter().cloned());
+        }
+    }
+    (citations, logprobs)
+}
+
+/// The read-back citations and log probabilities of choice `key` against
+/// what was promised: equal, or, where some could not be promised (a
+/// form with no counterpart) and a loss was said, each one read back
+/// among those promised. `None` when they agree.
+fn compare_carried(
+    original: &Message,
+    back: &Message,
+    key: u64,
+    target: Provider,
+    lost: &[LossKind],
+) -> Option<String> {
+    let (want_citations, want_logprobs) = carried(original, key, target);
+    let flat = |map: &llmstream::providers::SortedMap<usize, Vec<Value>>| -> Vec<Value> {
+        map.iter()
+            .flat_map(|(_, list)| list.iter().cloned())
+            .collect()
+    };
+    let both = |m: &Message| {
+        m.choices
+            .get(&key)
+            .map(|c| (flat(&c.citations), flat(&c.logprobs)))
+            .unwrap_or_default()
+    };
+    let (got_citations, got_logprobs) = both(back);
+    let (all_citations, all_logprobs) = both(original);
+    let checks = [
+        (
+            "citations",
+            want_citations,
+            got_citations,
+            all_citations,
+            LossKind::Citation,
+        ),
+        (
+            "logprobs",
+            want_logprobs,
+            got_logprobs,
+            all_logprobs,
+            LossKind::Logprobs,
+        ),
+    ];
+    for (what, want, got, all, kind) in checks {
+        let partial = want.len() < all.len() && lost.contains(&kind);
+        let agree = match partial {
+            false => want == got,
+            true => got.iter().all(|g| want.contains(g)),
+        };
+        if !agree {
+            return Some(format!(
+                "choice {key} {what}: want {} got {}",
+                Value::Array(want).to_json(),
+                Value::Array(got).to_json()
+            ));
+        }
+    }
+    None
+}
+
 #[test]
 #[cfg_attr(not(fixtures), ignore = "needs ../shared/fixtures")]
 fn every_recording_reads_back_the_same_in_every_wire() {
@@ -174,6 +310,8 @@ fn every_recording_reads_back_the_same_in_every_wire() {
     assert!(bodies.len() > 100, "{} recordings", bodies.len());
     let mut failures = Vec::new();
     let mut checked = 0;
+    // Translations with citations or log probabilities to carry.
+    let mut carried_checked = 0;
     for (name, body) in &bodies {
         let (_, Some(original)) = read(body, None) else {
             continue;
@@ -216,6 +354,15 @@ fn every_recording_reads_back_the_same_in_every_wire() {
             let want = summary(&original, &choices, &rules);
             let got = summary(&back, &choices, &rules);
             checked += 1;
+            for &key in &choices {
+                let (want_citations, want_logprobs) = carried(&original, key, target);
+                if !want_citations.is_empty() || !want_logprobs.is_empty() {
+                    carried_checked += 1;
+                }
+                if let Some(diff) = compare_carried(&original, &back, key, target, &lost) {
+                    failures.push(format!("{name} → {}: {diff}", target.name()));
+                }
+            }
             if want != got {
                 let first = want.iter().zip(&got).find(|(w, g)| w != g).map_or_else(
                     || format!("{} lines vs {}", want.len(), got.len()),
@@ -225,6 +372,10 @@ fn every_recording_reads_back_the_same_in_every_wire() {
             }
         }
     }
+    assert!(
+        carried_checked >= 20,
+        "{carried_checked} translations with citations or log probabilities"
+    );
     assert!(
         failures.is_empty(),
         "{} of {checked} translations read back differently:\n{}",

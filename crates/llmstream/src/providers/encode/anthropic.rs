@@ -11,7 +11,7 @@ use alloc::string::String;
 use super::wire::{obj, whole_arguments, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
-use crate::providers::{StreamEvent, Usage};
+use crate::providers::{PartKind, StreamEvent, Usage};
 
 /// The content block open now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +149,7 @@ impl Anthropic {
                     &obj([("type", Value::from("error")), ("error", body)]),
                 );
             }
+            StreamEvent::Citation { part, citation, .. } => self.citation(*part, citation, sink),
             StreamEvent::Complete => self.complete = true,
             other => sink.lose(other),
         }
@@ -241,6 +242,31 @@ impl Anthropic {
                 ("text", Value::from(text)),
             ]),
         };
+        block_delta(index, delta, sink);
+    }
+
+    /// A citation from Anthropic, as the `citations_delta` of the text
+    /// block of its part (opened for it: Anthropic cites before the text
+    /// it supports). Other wires' citations have no `encrypted_index` to
+    /// send back, nor the cited text: a loss.
+    fn citation(&mut self, part: usize, citation: &Value, sink: &mut Sink) {
+        let ours = sink.source == Some(crate::providers::Provider::Anthropic);
+        if !ours || sink.shape.latest(0, part) != Some(PartKind::Text) {
+            sink.loss(LossKind::Citation, Some(0));
+            return;
+        }
+        let index = match self.open {
+            Some((Block::Text, index)) => index,
+            _ => self.open_block(
+                Block::Text,
+                obj([("type", Value::from("text")), ("text", Value::from(""))]),
+                sink,
+            ),
+        };
+        let delta = obj([
+            ("type", Value::from("citations_delta")),
+            ("citation", citation.clone()),
+        ]);
         block_delta(index, delta, sink);
     }
 

@@ -9,10 +9,11 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::citation::gemini_member;
 use super::wire::{obj, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
-use crate::providers::{StreamEvent, Usage};
+use crate::providers::{PartKind, Provider, StreamEvent, Usage};
 
 #[derive(Debug, Default)]
 pub(super) struct Gemini {
@@ -135,6 +136,17 @@ impl Gemini {
                 ]);
                 sink.event(None, &obj([("error", body)]));
             }
+            StreamEvent::Citation {
+                choice, citation, ..
+            }
+            | StreamEvent::CitationReplace {
+                choice, citation, ..
+            } => self.citation(*choice, citation, sink),
+            StreamEvent::Logprobs {
+                choice,
+                part,
+                logprobs,
+            } => self.logprobs(*choice, *part, logprobs, sink),
             other => sink.lose(other),
         }
     }
@@ -170,6 +182,49 @@ impl Gemini {
         sink.event(None, &Value::Object(chunk));
     }
 
+    /// A citation from Gemini, as the candidate member it came in (a
+    /// fuller copy too: the reader replaces its grounding and merges its
+    /// URL context as the source's did); the reader places it by the
+    /// same rules on the same text. Other wires' citations have none of
+    /// Gemini's forms: a loss.
+    fn citation(&self, choice: u64, citation: &Value, sink: &mut Sink) {
+        let member = match sink.source {
+            Some(Provider::Gemini) => gemini_member(citation),
+            _ => None,
+        };
+        match member {
+            Some((name, value)) => self.candidate(choice, name, value, sink),
+            None => sink.loss(LossKind::Citation, Some(choice)),
+        }
+    }
+
+    /// Log probabilities from Gemini of the latest text part, as a
+    /// `logprobsResult` (each step's chosen token, and its top candidates
+    /// when every step has them). Other wires' items lack the token ids:
+    /// a loss.
+    fn logprobs(&self, choice: u64, part: usize, items: &[Value], sink: &mut Sink) {
+        let text = sink.shape.latest(choice, part) == Some(PartKind::Text);
+        let result = match (sink.source, text) {
+            (Some(Provider::Gemini), true) => logprobs_result(items),
+            _ => None,
+        };
+        match result {
+            Some(result) => self.candidate(choice, "logprobsResult", result, sink),
+            None => sink.loss(LossKind::Logprobs, Some(choice)),
+        }
+    }
+
+    /// A chunk whose candidate has no parts, and the member `name`.
+    fn candidate(&self, choice: u64, name: &str, value: Value, sink: &mut Sink) {
+        let mut candidate = Map::new();
+        candidate.push("index", Value::from(choice));
+        candidate.push(name, value);
+        let mut chunk = Map::new();
+        chunk.push("candidates", Value::Array(vec![Value::Object(candidate)]));
+        envelope(sink, &mut chunk);
+        sink.event(None, &Value::Object(chunk));
+    }
+
     /// A chunk with one part for one candidate.
     fn part(&self, choice: u64, part: Value, sink: &mut Sink) {
         let candidate = obj([
@@ -187,6 +242,34 @@ impl Gemini {
         envelope(sink, &mut chunk);
         sink.event(None, &Value::Object(chunk));
     }
+}
+
+/// Gemini's `logprobsResult` for its reader's items (each step's chosen
+/// token with its `topCandidates` list as a member): the steps as
+/// `chosenCandidates`, their lists as `topCandidates[].candidates`, which
+/// the reader pairs with the steps by position. `None` when only some
+/// steps have a list that is not a leading run (no pairing says which).
+fn logprobs_result(items: &[Value]) -> Option<Value> {
+    let mut chosen = Vec::with_capacity(items.len());
+    let mut top = Vec::new();
+    for item in items {
+        let mut step = item.clone();
+        let list = step.as_object_mut().and_then(|m| m.remove("topCandidates"));
+        match list {
+            Some(list) if top.len() == chosen.len() => {
+                top.push(obj([("candidates", list)]));
+            }
+            Some(_) => return None,
+            None => {}
+        }
+        chosen.push(step);
+    }
+    let mut result = Map::new();
+    if !top.is_empty() {
+        result.push("topCandidates", Value::Array(top));
+    }
+    result.push("chosenCandidates", Value::Array(chosen));
+    Some(Value::Object(result))
 }
 
 /// The members every chunk carries: the model and the response id.

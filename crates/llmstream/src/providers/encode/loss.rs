@@ -24,9 +24,11 @@ pub enum LossKind {
     /// A block kept as the source sent it (redacted thinking, a server
     /// tool's result, audio), where the target has no such block.
     RawPart,
-    /// A citation, where the target has no place for the source's form.
+    /// A citation, where the target has no place for the source's form
+    /// (or for a part other than the latest).
     Citation,
-    /// Token log probabilities.
+    /// Token log probabilities, where the target has no place for the
+    /// source's form (or for a part other than the latest).
     Logprobs,
     /// A Responses text part's phase.
     Phase,

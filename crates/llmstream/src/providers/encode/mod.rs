@@ -46,6 +46,7 @@
 //! ```
 
 mod anthropic;
+mod citation;
 mod gemini;
 mod loss;
 mod openai_chat;
@@ -128,6 +129,7 @@ impl WireEncoder {
                 self.sink.model.clone_from(model);
             }
         }
+        self.sink.shape.follow(event);
         // Anthropic and Responses have one answer per stream.
         let one_choice = matches!(self.wire, Wire::Anthropic(_) | Wire::Responses(_));
         if let Some(choice) = event.choice().filter(|&c| c != 0 && one_choice) {
@@ -186,3 +188,5 @@ pub fn encode_all(target: Provider, events: &[StreamEvent]) -> VecDeque<Output> 
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_carried;

@@ -7,9 +7,11 @@
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec;
 
+use super::citation::responses_to_chat;
 use super::wire::{count, obj, whole_arguments, Sink};
+use super::LossKind;
 use crate::json::Value;
-use crate::providers::{StreamEvent, Usage};
+use crate::providers::{PartKind, Provider, StreamEvent, Usage};
 
 #[derive(Debug, Default)]
 pub(super) struct Chat {
@@ -112,6 +114,16 @@ impl Chat {
                 ]);
                 sink.event(None, &obj([("error", body)]));
             }
+            StreamEvent::Citation {
+                choice,
+                part,
+                citation,
+            } => self.citation(*choice, *part, citation, sink),
+            StreamEvent::Logprobs {
+                choice,
+                part,
+                logprobs,
+            } => self.logprobs(*choice, *part, logprobs, sink),
             StreamEvent::Complete => self.complete = true,
             other => sink.lose(other),
         }
@@ -160,6 +172,58 @@ impl Chat {
             ("function", obj([("arguments", Value::from(text))])),
         ]);
         self.tool_calls(choice, call, sink);
+    }
+
+    /// A citation as `delta.annotations`: the reader puts it on the
+    /// choice's latest text part, as it put the source's. From Chat, as
+    /// it came (Perplexity's top-level list too); from Responses, a
+    /// `url_citation` with its span moved into the choice's text; else a
+    /// loss.
+    fn citation(&mut self, choice: u64, part: usize, citation: &Value, sink: &mut Sink) {
+        let annotation = match sink.source {
+            Some(Provider::OpenAiChat) => Some(citation.clone()),
+            Some(Provider::OpenAiResponses)
+                if sink.shape.latest(choice, part) == Some(PartKind::Text) =>
+            {
+                responses_to_chat(citation, sink.shape.text_start(choice))
+            }
+            _ => None,
+        };
+        let Some(annotation) = annotation else {
+            sink.loss(LossKind::Citation, Some(choice));
+            return;
+        };
+        self.role(choice, sink);
+        let delta = obj([("annotations", Value::Array(vec![annotation]))]);
+        self.chunk(choice, delta, Value::Null, sink);
+    }
+
+    /// Log probabilities of the latest part, in a chunk of their own
+    /// (`logprobs.content`, or `logprobs.refusal` for a refusal from
+    /// Chat). Responses' items have Chat's shape; Gemini's steps do not
+    /// (no `bytes`, a `tokenId`): a loss, as a part that is not the
+    /// latest.
+    fn logprobs(&mut self, choice: u64, part: usize, items: &[Value], sink: &mut Sink) {
+        let member = match (sink.source, sink.shape.latest(choice, part)) {
+            (Some(Provider::OpenAiChat | Provider::OpenAiResponses), Some(PartKind::Text)) => {
+                "content"
+            }
+            (Some(Provider::OpenAiChat), Some(PartKind::Refusal)) => "refusal",
+            _ => {
+                sink.loss(LossKind::Logprobs, Some(choice));
+                return;
+            }
+        };
+        self.role(choice, sink);
+        let logprobs = obj([(member, Value::Array(items.to_vec()))]);
+        let choice = obj([
+            ("index", Value::from(choice)),
+            ("delta", obj([])),
+            ("logprobs", logprobs),
+            ("finish_reason", Value::Null),
+        ]);
+        let chunk = envelope(sink, Value::Array(vec![choice]));
+        sink.event(None, &chunk);
     }
 
     /// A chunk with one choice.

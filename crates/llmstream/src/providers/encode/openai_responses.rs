@@ -12,16 +12,23 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::citation::chat_to_responses;
 use super::wire::{obj, whole_arguments, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
-use crate::providers::{PartKind, StreamEvent, Usage};
+use crate::providers::{PartKind, Provider, StreamEvent, Usage};
 
 /// An output item, as far as it went.
 #[derive(Debug)]
 enum Item {
-    /// A message: its text (`refusal`: a refusal part, not `output_text`).
-    Message { text: String, refusal: bool },
+    /// A message: its text (`refusal`: a refusal part, not `output_text`),
+    /// with the annotations and log probabilities its part went out with.
+    Message {
+        text: String,
+        refusal: bool,
+        annotations: Vec<Value>,
+        logprobs: Vec<Value>,
+    },
     Reasoning {
         text: String,
         signature: Option<String>,
@@ -134,6 +141,8 @@ impl Responses {
                 ]);
                 self.emit("error", data, sink);
             }
+            StreamEvent::Citation { part, citation, .. } => self.citation(*part, citation, sink),
+            StreamEvent::Logprobs { part, logprobs, .. } => self.logprobs(*part, logprobs, sink),
             StreamEvent::Complete => self.complete = true,
             StreamEvent::PartReplace { kind, text, .. } => {
                 // The final copy of the open item's text goes out in its
@@ -145,6 +154,7 @@ impl Responses {
                             Item::Message {
                                 text: held,
                                 refusal,
+                                ..
                             },
                             false,
                         )),
@@ -155,6 +165,7 @@ impl Responses {
                             Item::Message {
                                 text: held,
                                 refusal,
+                                ..
                             },
                             false,
                         )),
@@ -171,7 +182,7 @@ impl Responses {
             // the item's members); from another wire they are not
             // Responses items.
             StreamEvent::ProviderToolStart { call, id, kind, .. }
-                if sink.source == Some(crate::providers::Provider::OpenAiResponses) =>
+                if sink.source == Some(Provider::OpenAiResponses) =>
             {
                 let kind = kind.as_deref().unwrap_or("web_search_call");
                 let item = obj([
@@ -300,30 +311,7 @@ impl Responses {
     }
 
     fn text(&mut self, refusal: bool, text: &str, sink: &mut Sink) {
-        let at = match self.open.and_then(|at| self.items.get(at).map(|i| (at, i))) {
-            Some((at, (Item::Message { refusal: r, .. }, false))) if *r == refusal => at,
-            _ => {
-                self.close_open(sink);
-                let at = self.add(
-                    Item::Message {
-                        text: String::new(),
-                        refusal,
-                    },
-                    sink,
-                );
-                let part = part_value(refusal, "");
-                let data = obj([
-                    ("type", Value::from("response.content_part.added")),
-                    ("item_id", Value::from(item_id(at, "msg"))),
-                    ("output_index", Value::from(at as u64)),
-                    ("content_index", Value::from(0u64)),
-                    ("part", part),
-                ]);
-                self.emit("response.content_part.added", data, sink);
-                self.open = Some(at);
-                at
-            }
-        };
+        let at = self.message(refusal, sink);
         if let Some((Item::Message { text: held, .. }, _)) = self.items.get_mut(at) {
             held.push_str(text);
         }
@@ -337,6 +325,106 @@ impl Responses {
             ("output_index", Value::from(at as u64)),
             ("content_index", Value::from(0u64)),
             ("delta", Value::from(text)),
+        ]);
+        self.emit(kind, data, sink);
+    }
+
+    /// The open message item of this kind, or a new one (its item and
+    /// its part added): its output index.
+    fn message(&mut self, refusal: bool, sink: &mut Sink) -> usize {
+        match self.open.and_then(|at| self.items.get(at).map(|i| (at, i))) {
+            Some((at, (Item::Message { refusal: r, .. }, false))) if *r == refusal => at,
+            _ => {
+                self.close_open(sink);
+                let at = self.add(
+                    Item::Message {
+                        text: String::new(),
+                        refusal,
+                        annotations: Vec::new(),
+                        logprobs: Vec::new(),
+                    },
+                    sink,
+                );
+                let part = part_value(refusal, "", &[], &[]);
+                let data = obj([
+                    ("type", Value::from("response.content_part.added")),
+                    ("item_id", Value::from(item_id(at, "msg"))),
+                    ("output_index", Value::from(at as u64)),
+                    ("content_index", Value::from(0u64)),
+                    ("part", part),
+                ]);
+                self.emit("response.content_part.added", data, sink);
+                self.open = Some(at);
+                at
+            }
+        }
+    }
+
+    /// The `output_text` part of the source's part at `part`, when that
+    /// is its latest: the open message item, or a new one (a citation may
+    /// come before the text it supports). Its output index.
+    fn open_text(&mut self, part: usize, sink: &mut Sink) -> Option<usize> {
+        let latest = sink.shape.latest(0, part) == Some(PartKind::Text);
+        latest.then(|| self.message(false, sink))
+    }
+
+    /// A citation of the open text part, as
+    /// `response.output_text.annotation.added` (and in the part's
+    /// `annotations` when it is done): from Responses as it came, from
+    /// Chat a `url_citation` with its span moved into the part; else a
+    /// loss.
+    fn citation(&mut self, part: usize, citation: &Value, sink: &mut Sink) {
+        let annotation = match sink.source {
+            Some(Provider::OpenAiResponses) => Some(citation.clone()),
+            Some(Provider::OpenAiChat) => chat_to_responses(citation, sink.shape.text_start(0)),
+            _ => None,
+        };
+        let at = annotation.as_ref().and_then(|_| self.open_text(part, sink));
+        let (Some(annotation), Some(at)) = (annotation, at) else {
+            sink.loss(LossKind::Citation, Some(0));
+            return;
+        };
+        let Some((Item::Message { annotations, .. }, _)) = self.items.get_mut(at) else {
+            return;
+        };
+        let index = annotations.len() as u64;
+        annotations.push(annotation.clone());
+        let kind = "response.output_text.annotation.added";
+        let data = obj([
+            ("type", Value::from(kind)),
+            ("item_id", Value::from(item_id(at, "msg"))),
+            ("output_index", Value::from(at as u64)),
+            ("content_index", Value::from(0u64)),
+            ("annotation_index", Value::from(index)),
+            ("annotation", annotation),
+        ]);
+        self.emit(kind, data, sink);
+    }
+
+    /// Log probabilities of the open text part, as an
+    /// `output_text.delta` with no text: from Responses, and from Chat
+    /// (whose items have the same shape); else a loss.
+    fn logprobs(&mut self, part: usize, items: &[Value], sink: &mut Sink) {
+        let from_openai = matches!(
+            sink.source,
+            Some(Provider::OpenAiResponses | Provider::OpenAiChat)
+        );
+        let at = from_openai.then(|| self.open_text(part, sink)).flatten();
+        let Some(at) = at else {
+            sink.loss(LossKind::Logprobs, Some(0));
+            return;
+        };
+        if let Some((Item::Message { logprobs, .. }, _)) = self.items.get_mut(at) {
+            logprobs.extend_from_slice(items);
+        }
+        let kind = "response.output_text.delta";
+        let data = obj([
+            ("type", Value::from(kind)),
+            ("item_id", Value::from(item_id(at, "msg"))),
+            ("output_index", Value::from(at as u64)),
+            ("content_index", Value::from(0u64)),
+            ("delta", Value::from("")),
+            ("logprobs", Value::Array(items.to_vec())),
         ]);
         self.emit(kind, data, sink);
     }
@@ -422,7 +510,12 @@ impl Responses {
         let index = Value::from(at as u64);
         let mut events: Vec<(&str, Value)> = Vec::new();
         match item {
-            Item::Message { text, refusal } => {
+            Item::Message {
+                text,
+                refusal,
+                annotations,
+                logprobs,
+            } => {
                 let id = item_id(at, "msg");
                 let (kind, field) = match refusal {
                     true => ("response.refusal.done", "refusal"),
@@ -445,7 +538,7 @@ impl Responses {
                         ("item_id", Value::from(id.as_str())),
                         ("output_index", index.clone()),
                         ("content_index", Value::from(0u64)),
-                        ("part", part_value(*refusal, text)),
+                        ("part", part_value(*refusal, text, annotations, logprobs)),
                     ]),
                 ));
             }
@@ -507,9 +600,14 @@ impl Responses {
         });
         Some(match item {
             Item::Hosted(value) => value.clone(),
-            Item::Message { text, refusal } => {
+            Item::Message {
+                text,
+                refusal,
+                annotations,
+                logprobs,
+            } => {
                 let content = match whole {
-                    true => vec![part_value(*refusal, text)],
+                    true => vec![part_value(*refusal, text, annotations, logprobs)],
                     false => vec![],
                 };
                 obj([
@@ -574,18 +672,23 @@ fn item_id(at: usize, prefix: &str) -> String {
     format!("{prefix}_{at}")
 }
 
-fn part_value(refusal: bool, text: &str) -> Value {
-    match refusal {
-        true => obj([
+/// A content part: a refusal, or `output_text` with its annotations and
+/// (when it has any) its log probabilities.
+fn part_value(refusal: bool, text: &str, annotations: &[Value], logprobs: &[Value]) -> Value {
+    if refusal {
+        return obj([
             ("type", Value::from("refusal")),
             ("refusal", Value::from(text)),
-        ]),
-        false => obj([
-            ("type", Value::from("output_text")),
-            ("text", Value::from(text)),
-            ("annotations", Value::Array(vec![])),
-        ]),
+        ]);
     }
+    let mut map = Map::new();
+    map.push("type", Value::from("output_text"));
+    map.push("text", Value::from(text));
+    map.push("annotations", Value::Array(annotations.to_vec()));
+    if !logprobs.is_empty() {
+        map.push("logprobs", Value::Array(logprobs.to_vec()));
+    }
+    Value::Object(map)
 }
 
 fn summary_value(text: &str) -> Value {

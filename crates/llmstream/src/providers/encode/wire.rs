@@ -2,13 +2,13 @@
 //! losses said once, JSON objects built in order, the finish reasons and
 //! the ids a wire needs when its source had none.
 
-use alloc::collections::{BTreeSet, VecDeque};
+use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{Loss, LossKind, Output};
 use crate::json::{Map, Value};
-use crate::providers::{FinishReason, Provider, StreamEvent};
+use crate::providers::{FinishReason, PartKind, Provider, StreamEvent};
 
 /// Where a wire's writer puts what it makes.
 #[derive(Debug)]
@@ -22,6 +22,8 @@ pub(super) struct Sink {
     /// The message's id and model, as the source first sent them.
     pub(super) id: Option<String>,
     pub(super) model: Option<String>,
+    /// The source's parts, for what names one by its position.
+    pub(super) shape: Shape,
 }
 
 impl Sink {
@@ -34,6 +36,7 @@ impl Sink {
             said: BTreeSet::new(),
             id: None,
             model: None,
+            shape: Shape::default(),
         }
     }
 
@@ -165,4 +168,96 @@ fn loss_of(event: &StreamEvent) -> Option<LossKind> {
         StreamEvent::Reopen => LossKind::Reopen,
         _ => return None,
     })
+}
+
+/// The source's content parts as far as a citation or log probabilities
+/// need them: the events name the part they belong to by its position in
+/// the source's content, and a target can place them only on the text it
+/// is writing now, the source's latest part. Followed by the rules of
+/// [`Message::apply`](crate::providers::Message::apply), the limits left
+/// aside (past them a position is never the latest: the event is a loss).
+#[derive(Debug, Default)]
+pub(super) struct Shape {
+    choices: BTreeMap<u64, ChoiceShape>,
+}
+
+#[derive(Debug, Default)]
+struct ChoiceShape {
+    /// How many parts.
+    len: usize,
+    /// The kind of the latest part, `None` for one that is not text (or
+    /// unknown, after a reordering).
+    last: Option<PartKind>,
+    /// The tool calls' keys (a key begins one part, once).
+    calls: BTreeSet<u64>,
+    /// Characters of answer text so far, and before the latest text part:
+    /// where OpenAI's citation offsets (into the choice's text in Chat,
+    /// into one part in Responses) start.
+    text_chars: u64,
+    text_start: u64,
+}
+
+impl Shape {
+    /// Follows `event`.
+    pub(super) fn follow(&mut self, event: &StreamEvent) {
+        match event {
+            StreamEvent::PartStart { choice, kind } => self.push(*choice, Some(*kind)),
+            StreamEvent::TextDelta { choice, text } => self.text(*choice, PartKind::Text, text),
+            StreamEvent::ReasoningDelta { choice, text } => {
+                self.text(*choice, PartKind::Reasoning, text)
+            }
+            StreamEvent::RefusalDelta { choice, text } => {
+                self.text(*choice, PartKind::Refusal, text)
+            }
+            StreamEvent::RawPart { choice, .. } => self.push(*choice, None),
+            StreamEvent::ToolCallStart { choice, call, .. }
+            | StreamEvent::ProviderToolStart { choice, call, .. } => self.call(*choice, *call),
+            StreamEvent::PartsReorder { choice, .. } => {
+                self.choices.entry(*choice).or_default().last = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// A tool call begins a part, the first time its key comes.
+    fn call(&mut self, choice: u64, call: u64) {
+        if self.choices.entry(choice).or_default().calls.insert(call) {
+            self.push(choice, None);
+        }
+    }
+
+    fn push(&mut self, choice: u64, kind: Option<PartKind>) {
+        let c = self.choices.entry(choice).or_default();
+        c.len += 1;
+        c.last = kind;
+        if kind == Some(PartKind::Text) {
+            c.text_start = c.text_chars;
+        }
+    }
+
+    fn text(&mut self, choice: u64, kind: PartKind, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if self.choices.get(&choice).and_then(|c| c.last) != Some(kind) {
+            self.push(choice, Some(kind));
+        }
+        if kind == PartKind::Text {
+            let c = self.choices.entry(choice).or_default();
+            c.text_chars += text.chars().count() as u64;
+        }
+    }
+
+    /// The kind of the part at `part` when it is the latest part of
+    /// `choice` and text of a kind.
+    pub(super) fn latest(&self, choice: u64, part: usize) -> Option<PartKind> {
+        let c = self.choices.get(&choice)?;
+        (part + 1 == c.len).then_some(c.last).flatten()
+    }
+
+    /// The characters of `choice`'s answer text before its latest text
+    /// part.
+    pub(super) fn text_start(&self, choice: u64) -> u64 {
+        self.choices.get(&choice).map_or(0, |c| c.text_start)
+    }
 }
