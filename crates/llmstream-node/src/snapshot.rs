@@ -181,7 +181,7 @@ impl<'env> Builder<'env> {
                         let key = self.converter.key(&member.0)?;
                         let old: Unknown = object.get_property(key)?;
                         if let Some(new) = self.update(&mut member.1, old, value)? {
-                            object.set_property(key, new)?;
+                            self.converter.set_member(&mut object, &member.0, new)?;
                         }
                     }
                 }
@@ -238,13 +238,11 @@ impl<'env> Builder<'env> {
             return Ok(None);
         };
         for (key, value) in done {
-            let key = self.converter.key(key.as_str())?;
             let item = self.converter.convert(value)?;
-            object.set_property(key, item)?;
+            self.converter.set_member(object, key.as_str(), item)?;
         }
         let (mirror, item) = self.make(last)?;
-        let js_key = self.converter.key(key.as_str())?;
-        object.set_property(js_key, item)?;
+        self.converter.set_member(object, key.as_str(), item)?;
         Ok(Some(Box::new((key.as_str().to_string(), mirror))))
     }
 }

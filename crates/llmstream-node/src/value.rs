@@ -74,13 +74,36 @@ impl<'env> Converter<'env> {
             Value::Object(map) => {
                 let mut object = Object::new(env)?;
                 for (key, item) in map.iter() {
-                    let key = self.key(key.as_str())?;
                     let item = self.convert(item)?;
-                    object.set_property(key, item)?;
+                    self.set_member(&mut object, key.as_str(), item)?;
                 }
                 Ok(object.to_unknown())
             }
         }
+    }
+
+    /// Sets member `key` of `object` as `JSON.parse` does: an own data
+    /// property, `__proto__` included (an assignment to that key would call
+    /// the prototype's setter instead of making a member).
+    pub fn set_member(
+        &mut self,
+        object: &mut impl JsObjectValue<'env>,
+        key: &str,
+        value: Unknown<'env>,
+    ) -> Result<()> {
+        if key == "__proto__" {
+            let member = Property::new()
+                .with_utf8_name(key)?
+                .with_value(&value)
+                .with_property_attributes(
+                    PropertyAttributes::Writable
+                        | PropertyAttributes::Enumerable
+                        | PropertyAttributes::Configurable,
+                );
+            return object.define_properties(&[member]);
+        }
+        let key = self.key(key)?;
+        object.set_property(key, value)
     }
 
     /// The JavaScript string of an object key.
