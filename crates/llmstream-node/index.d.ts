@@ -199,7 +199,7 @@ export interface ToolCall {
   arguments: Json
   arguments_text: string
   arguments_error?: ErrorForm
-  [member: string]: Json | undefined
+  [member: string]: unknown
 }
 
 /** A choice of the message. */
@@ -212,7 +212,7 @@ export interface Choice {
   refusal: string
   tool_calls: ToolCall[]
   finish_reason: string | null
-  [member: string]: Json | undefined
+  [member: string]: unknown
 }
 
 /** The normalized message (`llmstream accumulate`). */
@@ -224,7 +224,7 @@ export interface Message {
   usage: Usage
   complete: boolean
   error: { [key: string]: Json } | null
-  [member: string]: Json | undefined
+  [member: string]: unknown
 }
 
 export interface PipelineOptions {
@@ -263,7 +263,7 @@ export type ToolEvent =
   | { type: 'argument_delta'; id: string; path: string; text: string }
   | { type: 'argument'; id: string; path: string; value: Json }
   | { type: 'tool_call_end'; id: string; arguments: Json }
-  | { type: 'error'; id: string; message: string; kind: string; error?: ErrorForm; [member: string]: Json | undefined }
+  | { type: 'error'; id: string; message: string; kind: string; error?: ErrorForm; [member: string]: unknown }
 
 /** Per-call streams of tool-call arguments, keyed by call id. */
 export declare class ArgumentStreams {

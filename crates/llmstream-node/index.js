@@ -105,15 +105,15 @@ async function* events(source, options) {
   yield* pipeline.finish()
 }
 
-module.exports = {
-  version: native.version(),
-  parse,
-  repair,
-  JsonParser,
-  SseDecoder,
-  Pipeline,
-  ArgumentStreams,
-  ActionStream,
-  SnapshotChunker,
-  events,
-}
+// One assignment per name, so that an ES module's `import { … }` finds
+// them (Node reads a CommonJS module's names from assignments like these).
+exports.version = native.version()
+exports.parse = parse
+exports.repair = repair
+exports.JsonParser = JsonParser
+exports.SseDecoder = SseDecoder
+exports.Pipeline = Pipeline
+exports.ArgumentStreams = ArgumentStreams
+exports.ActionStream = ActionStream
+exports.SnapshotChunker = SnapshotChunker
+exports.events = events

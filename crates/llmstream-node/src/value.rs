@@ -140,7 +140,8 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// An array index or length: JavaScript arrays hold fewer than 2^32 items.
 pub fn index(at: usize) -> Result<u32> {
-    u32::try_from(at).map_err(|_| Error::from_reason("an array longer than JavaScript arrays can be"))
+    u32::try_from(at)
+        .map_err(|_| Error::from_reason("an array longer than JavaScript arrays can be"))
 }
 
 /// The `BigInt` of a decimal integer's text, exact whatever its size: its
