@@ -1,23 +1,19 @@
 //! `ArgumentStreams` and `ActionStream`: tool-call arguments and JSON
 //! actions in model text, streamed.
 
-use std::collections::HashMap;
-
 use llmstream::tools::{self, ToolError as Error};
 use napi::bindgen_prelude::*;
 use napi::Env;
 use napi_derive::napi;
 
 use crate::errors::{from_form, Stage};
-use crate::input::{bytes_of, Piece, Utf8Hold};
+use crate::input::{bytes_of, Piece};
 use crate::value::{to_js, Integers};
 
 /// Per-call streams of tool-call arguments, keyed by call id.
 #[napi]
 pub struct ArgumentStreams {
     inner: tools::ArgumentStreams,
-    /// Per call: a code point cut between two byte fragments.
-    held: HashMap<String, Utf8Hold>,
 }
 
 #[napi]
@@ -27,7 +23,6 @@ impl ArgumentStreams {
     pub fn new() -> Self {
         ArgumentStreams {
             inner: tools::ArgumentStreams::new(),
-            held: HashMap::new(),
         }
     }
 
@@ -40,9 +35,7 @@ impl ArgumentStreams {
         tool_id: String,
         fragment: Piece,
     ) -> Result<Array<'env>> {
-        let bytes = bytes_of(&fragment);
-        let text = self.held.entry(tool_id.clone()).or_default().text(&bytes);
-        self.inner.feed(&tool_id, &text);
+        self.inner.feed_bytes(&tool_id, &bytes_of(&fragment));
         self.drain(env)
     }
 
@@ -67,12 +60,6 @@ impl ArgumentStreams {
     /// `ToolError` for a call that is not open.
     #[napi(ts_return_type = "ToolEvent[]")]
     pub fn finish<'env>(&mut self, env: &'env Env, tool_id: String) -> Result<Array<'env>> {
-        if let Some(mut hold) = self.held.remove(&tool_id) {
-            let rest = hold.finish();
-            if !rest.is_empty() {
-                self.inner.feed(&tool_id, &rest);
-            }
-        }
         match self.inner.finish(&tool_id) {
             Err(error @ Error::UnknownCall) => Err(from_form(
                 env,

@@ -1,22 +1,18 @@
 //! `ArgumentStreams` and `ActionStream`: tool-call arguments and JSON
 //! actions in model text, streamed.
 
-use std::collections::HashMap;
-
 use llmstream::tools::{self, ToolError as Error};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use crate::errors::{set_from_form, ToolError};
-use crate::input::{bytes_of, Utf8Hold};
+use crate::input::bytes_of;
 use crate::value::to_py;
 
 /// Per-call streams of tool-call arguments, keyed by call id.
 #[pyclass(module = "llmstream")]
 pub struct ArgumentStreams {
     inner: tools::ArgumentStreams,
-    /// Per call: a code point cut between two bytes fragments.
-    held: HashMap<String, Utf8Hold>,
 }
 
 #[pymethods]
@@ -25,7 +21,6 @@ impl ArgumentStreams {
     fn new() -> Self {
         ArgumentStreams {
             inner: tools::ArgumentStreams::new(),
-            held: HashMap::new(),
         }
     }
 
@@ -42,13 +37,7 @@ impl ArgumentStreams {
         tool_id: &str,
         fragment: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let bytes = bytes_of(fragment)?;
-        let text = self
-            .held
-            .entry(tool_id.to_string())
-            .or_default()
-            .text(&bytes);
-        self.inner.feed(tool_id, &text);
+        self.inner.feed_bytes(tool_id, &bytes_of(fragment)?);
         self.drain(py)
     }
 
@@ -73,12 +62,6 @@ impl ArgumentStreams {
     /// event, the best-effort value still in `tool_call_end`). Raises
     /// `ToolError` for a call that is not open.
     fn finish<'py>(&mut self, py: Python<'py>, tool_id: &str) -> PyResult<Bound<'py, PyList>> {
-        if let Some(mut hold) = self.held.remove(tool_id) {
-            let rest = hold.finish();
-            if !rest.is_empty() {
-                self.inner.feed(tool_id, &rest);
-            }
-        }
         match self.inner.finish(tool_id) {
             Err(error @ Error::UnknownCall) => {
                 let err = ToolError::new_err(error.to_string());

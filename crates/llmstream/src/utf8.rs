@@ -405,6 +405,49 @@ impl Utf8Tail {
     }
 }
 
+/// A part of a byte piece read as text: a valid run, or one invalid
+/// sequence of this many bytes (read as U+FFFD).
+pub(crate) enum Lossy<'a> {
+    Text(&'a str),
+    Invalid(usize),
+}
+
+/// Reads `held` (a sequence cut by the end of the last piece) and then
+/// `bytes` as text, giving `read` each valid run and each invalid sequence
+/// in order; a sequence cut by the end of `bytes` is left in `held` to wait
+/// for the next piece (at most three bytes ever wait).
+pub(crate) fn read_lossy(
+    held: &mut alloc::vec::Vec<u8>,
+    bytes: &[u8],
+    mut read: impl FnMut(Lossy<'_>),
+) {
+    let mut buf = core::mem::take(held);
+    buf.extend_from_slice(bytes);
+    let mut rest: &[u8] = &buf;
+    loop {
+        let (valid, end) = valid_prefix(rest);
+        if !valid.is_empty() {
+            read(Lossy::Text(valid));
+        }
+        let after = rest.get(valid.len()..).unwrap_or(&[]);
+        match end {
+            End::Valid => return,
+            End::Cut => {
+                *held = after.to_vec();
+                return;
+            }
+            End::Invalid => {
+                let n = core::str::from_utf8(after)
+                    .err()
+                    .and_then(|e| e.error_len())
+                    .unwrap_or(1);
+                read(Lossy::Invalid(n));
+                rest = after.get(n..).unwrap_or(&[]);
+            }
+        }
+    }
+}
+
 /// Text for the property tests of the UTF-8 checks: characters of every
 /// length, runs of ASCII and stray bytes, up to 120 parts.
 #[cfg(test)]

@@ -145,6 +145,59 @@ fn an_error_in_one_call_leaves_the_others_alone() {
 }
 
 #[test]
+fn bytes_cut_inside_a_code_point_read_as_the_whole_fragment() {
+    let raw = "{\"city\": \"Zürich 漢😀\"}".as_bytes();
+    let mut whole = ArgumentStreams::new();
+    whole.feed("c", std::str::from_utf8(raw).expect("UTF-8"));
+    let expected = whole.finish("c").expect("valid arguments");
+    for cut in 1..raw.len() {
+        let mut calls = ArgumentStreams::new();
+        calls.feed_bytes("c", &raw[..cut]);
+        calls.feed_bytes("c", &raw[cut..]);
+        assert_eq!(calls.finish("c"), Ok(expected.clone()), "cut at {cut}");
+        let text: String = drain(&mut calls)
+            .into_iter()
+            .filter_map(|e| match e {
+                ToolEvent::Argument {
+                    event: ArgumentEvent::Delta { text, .. },
+                    ..
+                } => Some(text),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(text, "Zürich 漢😀", "cut at {cut}");
+    }
+}
+
+#[test]
+fn invalid_bytes_and_a_sequence_cut_at_the_end_read_as_replacement_characters() {
+    let mut calls = ArgumentStreams::new();
+    calls.feed_bytes("c", b"{\"a\": \"x\xFFy");
+    calls.feed_bytes("c", b"\"}");
+    assert_eq!(calls.finish("c"), Ok(v(r#"{"a": "x\ufffdy"}"#)));
+    let mut cut = ArgumentStreams::new();
+    cut.feed_bytes("d", b"\"\xE6\xBC");
+    let value = cut.finish("d");
+    assert!(value.is_err(), "a string cut short is an error");
+    assert!(drain(&mut cut)
+        .iter()
+        .any(|e| matches!(e, ToolEvent::End { arguments, .. } if *arguments == Value::String("\u{FFFD}".into()))));
+}
+
+#[test]
+fn a_refused_call_holds_no_bytes() {
+    let mut calls = ArgumentStreams::with_max_calls(1);
+    calls.feed_bytes("kept", b"{}");
+    calls.feed_bytes("refused", b"\"\xE6");
+    let events = drain(&mut calls);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ToolEvent::Error { id, error: ToolError::TooManyCalls { limit: 1 } } if id == "refused"
+    )));
+    assert_eq!(calls.finish("refused"), Err(ToolError::UnknownCall));
+}
+
+#[test]
 fn array_paths_are_indexed() {
     let mut calls = ArgumentStreams::new();
     calls.feed("c", "{\"options\":[\"a\",\"b\",\"cd");

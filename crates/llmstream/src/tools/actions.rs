@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use super::arguments::ArgumentEvent;
 use super::budget::{Budget, Completed};
 use super::error::{ActionError, JsonContext};
+use crate::utf8::Lossy;
 use crate::json::{
     Error, ErrorKind, EventKind, Expected, Limits, Map, Number, Options, Parser, PathBuf, Segment,
     Value,
@@ -271,36 +272,12 @@ impl ActionStream {
     /// Feeds bytes: a UTF-8 sequence cut by the end of a piece waits for the
     /// next one; invalid bytes become U+FFFD.
     pub fn feed_bytes(&mut self, bytes: &[u8]) {
-        let mut buf = core::mem::take(&mut self.utf8);
-        buf.extend_from_slice(bytes);
-        let mut start = 0;
-        loop {
-            let rest = buf.get(start..).unwrap_or(&[]);
-            match core::str::from_utf8(rest) {
-                Ok(text) => {
-                    let text = String::from(text);
-                    self.read(&text);
-                    break;
-                }
-                Err(e) => {
-                    let valid = e.valid_up_to();
-                    let text = String::from(
-                        core::str::from_utf8(rest.get(..valid).unwrap_or(&[])).unwrap_or(""),
-                    );
-                    self.read(&text);
-                    match e.error_len() {
-                        Some(n) => {
-                            self.push_replacement(n);
-                            start += valid + n;
-                        }
-                        None => {
-                            self.utf8 = rest.get(valid..).unwrap_or(&[]).to_vec();
-                            break;
-                        }
-                    }
-                }
-            }
-        }
+        let mut held = core::mem::take(&mut self.utf8);
+        crate::utf8::read_lossy(&mut held, bytes, |part| match part {
+            Lossy::Text(text) => self.read(text),
+            Lossy::Invalid(n) => self.push_replacement(n),
+        });
+        self.utf8 = held;
         self.flush_text();
     }
 

@@ -2,10 +2,12 @@
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::arguments::{ArgumentEvent, ArgumentStream};
 use super::error::ToolError;
 use crate::json::Value;
+use crate::utf8::{read_lossy, Lossy};
 
 /// Argument streams keyed by tool-call id: calls may interleave freely, each
 /// keeps its own parser state and nothing is rescanned.
@@ -50,6 +52,9 @@ pub struct ArgumentStreams {
     events: VecDeque<ToolEvent>,
     /// The most calls kept (`None`: the default).
     max_calls: Option<usize>,
+    /// Per open call fed bytes: a UTF-8 sequence cut by the end of its last
+    /// fragment (at most three bytes).
+    held: BTreeMap<String, Vec<u8>>,
 }
 
 /// What the argument streams report, each event naming its call.
@@ -165,6 +170,24 @@ impl ArgumentStreams {
         }
     }
 
+    /// Appends a fragment given as bytes: a UTF-8 sequence cut at its end
+    /// waits for the call's next fragment (or becomes U+FFFD at
+    /// [`ArgumentStreams::finish`]), and invalid bytes become U+FFFD.
+    pub fn feed_bytes(&mut self, id: &str, bytes: &[u8]) {
+        let mut held = self.held.remove(id).unwrap_or_default();
+        let mut text = String::new();
+        read_lossy(&mut held, bytes, |part| match part {
+            Lossy::Text(t) => text.push_str(t),
+            Lossy::Invalid(_) => text.push('\u{FFFD}'),
+        });
+        self.feed(id, &text);
+        // Only a call that was kept holds bytes, so that refused ids cost
+        // nothing.
+        if !held.is_empty() && self.calls.get(id).is_some_and(|c| !c.is_ended()) {
+            self.held.insert(String::from(id), held);
+        }
+    }
+
     /// Takes the accumulated text so far (as some providers send it) and
     /// pushes only what is new. A text that does not extend what came
     /// before is an error event, and is ignored.
@@ -196,6 +219,9 @@ impl ArgumentStreams {
     /// [`ToolError::EndedEarly`]): the call still ends, its best-effort
     /// value in the end event and [`ArgumentStreams::arguments`].
     pub fn finish(&mut self, id: &str) -> Result<Value, ToolError> {
+        if self.held.remove(id).is_some() {
+            self.feed(id, "\u{FFFD}");
+        }
         let Some(stream) = self.calls.get_mut(id).filter(|s| !s.is_ended()) else {
             return Err(ToolError::UnknownCall);
         };
