@@ -6,7 +6,7 @@
 
 const native = require('./llmstream.node')
 
-const { parse, repair, SseDecoder, Pipeline, ArgumentStreams, ActionStream } = native
+const { parse, repair, Pipeline, ArgumentStreams, ActionStream } = native
 
 /** An incremental JSON parser: feed pieces cut anywhere, get events and a
  * live snapshot. */
@@ -47,6 +47,56 @@ class JsonParser {
   get bytesFed() {
     return this.#native.bytesFed
   }
+}
+
+/** Decodes a `text/event-stream` body fed in pieces cut anywhere. */
+class SseDecoder {
+  #native = new native.NativeSseDecoder()
+
+  /** Feeds a piece; returns the items it completed: `{event, data, id}`
+   * per dispatched event, `{retry}` per valid retry field. */
+  feed(piece) {
+    return unpackSse(this.#native.feed(piece))
+  }
+
+  /** The end of the body: an event not closed by a blank line is
+   * discarded, as the standard says. */
+  finish() {
+    return unpackSse(this.#native.finish())
+  }
+}
+
+// `stream: true` takes Node's fast UTF-8 decoder (the one-shot call takes
+// V8's, three times slower where the text is not ASCII); a packed text
+// always ends with a whole character, so nothing is ever left pending.
+const utf8 = new TextDecoder()
+
+/** The items of a feed from their packed form (src/sse.rs): the fields'
+ * text in two buffers, ASCII and the rest, and where each field ends. */
+function unpackSse([asciiBytes, textBytes, marks]) {
+  const items = []
+  if (marks.length === 0) return items
+  const strings = [asciiBytes.toString('latin1'), utf8.decode(textBytes, { stream: true })]
+  const at = [0, 0]
+  const field = (i) => {
+    const which = marks[i]
+    const start = at[which]
+    at[which] = marks[i + 1]
+    return strings[which].slice(start, marks[i + 1])
+  }
+  for (let i = 0; i < marks.length; ) {
+    if (marks[i] === 2) {
+      items.push({ retry: marks[i + 1] })
+      i += 2
+      continue
+    }
+    const event = field(i)
+    const data = field(i + 2)
+    const id = field(i + 4)
+    items.push({ event, data, id })
+    i += 6
+  }
+  return items
 }
 
 /** Turns complete snapshots (JSON text, or values written with
