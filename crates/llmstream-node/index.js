@@ -13,6 +13,13 @@ const { parse, repair, Pipeline, ArgumentStreams, ActionStream } = native
 class JsonParser {
   #native
   #live = undefined
+  /** Strings the native side saw grow (container, key, added text), then
+   * where the open string is (container, key). */
+  #appends = []
+  /** The container of the string at the end of the open path, and its key
+   * (`undefined` when the path does not end in a string). */
+  #holder = undefined
+  #key = undefined
 
   constructor(options) {
     this.#native = new native.NativeJsonParser(options)
@@ -21,7 +28,7 @@ class JsonParser {
   /** Feeds a piece (`Uint8Array` or `string`); returns the events it
    * completed. */
   feed(piece) {
-    return this.#native.feed(piece)
+    return this.#native.feed(piece) ?? []
   }
 
   /** The end of input: the last events. */
@@ -34,7 +41,21 @@ class JsonParser {
    * converts only what the document gained (plus the open string). Do not
    * modify them; `snapshotCopy()` gives a copy. */
   get snapshot() {
-    this.#live = this.#native.snapshotInto(this.#live)
+    if (this.#holder !== undefined) {
+      // Only the open string grew (or nothing changed): append it.
+      const added = this.#native.openTextAdded()
+      if (added !== null) {
+        if (added !== '') appendText(this.#holder, this.#key, added)
+        return this.#live
+      }
+    }
+    const appends = this.#appends
+    this.#live = this.#native.snapshotInto(this.#live, appends)
+    const triples = appends.length - (appends.length % 3)
+    for (let i = 0; i < triples; i += 3) appendText(appends[i], appends[i + 1], appends[i + 2])
+    this.#holder = appends.length > triples ? appends[triples] : undefined
+    this.#key = appends.length > triples ? appends[triples + 1] : undefined
+    appends.length = 0
     return this.#live
   }
 
@@ -97,6 +118,22 @@ function unpackSse([asciiBytes, textBytes, marks]) {
     i += 6
   }
   return items
+}
+
+/** Extends the string `holder[key]` by `added`: a concatenation, which
+ * costs what was added (a `__proto__` member is an own property: defined,
+ * not assigned). */
+function appendText(holder, key, added) {
+  if (key === '__proto__') {
+    Object.defineProperty(holder, key, {
+      value: holder[key] + added,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
+  } else {
+    holder[key] += added
+  }
 }
 
 /** Turns complete snapshots (JSON text, or values written with

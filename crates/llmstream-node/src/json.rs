@@ -142,16 +142,17 @@ impl NativeJsonParser {
         }
     }
 
-    /// Feeds a piece; returns the events it completed.
-    #[napi(ts_return_type = "JsonEvent[]")]
-    pub fn feed<'env>(&mut self, env: &'env Env, piece: Piece) -> Result<Array<'env>> {
+    /// Feeds a piece; returns the events it completed (`undefined` when
+    /// the parser makes none: the package gives `[]` then).
+    #[napi(ts_return_type = "JsonEvent[] | undefined")]
+    pub fn feed<'env>(&mut self, env: &'env Env, piece: Piece) -> Result<Option<Array<'env>>> {
         let bytes = bytes_of(&piece);
         if !self.events {
             self.parser.feed(&bytes).map_err(|e| json_error(env, &e))?;
-            return env.create_array(0);
+            return Ok(None);
         }
         let mut feed = self.parser.feed_borrowed(&bytes);
-        drain(env, &mut feed)
+        drain(env, &mut feed).map(Some)
     }
 
     /// The end of input: the last events.
@@ -168,12 +169,16 @@ impl NativeJsonParser {
     /// The live snapshot: `live` is the object the last call returned
     /// (`undefined` the first time); it is updated in place and returned,
     /// or a new value is returned where the snapshot is not an extension
-    /// of it.
+    /// of it. A string that grew inside it is listed in `appends` (its
+    /// container, key and added text) for the caller to extend; and when
+    /// the open path then ends in a string inside a container, that
+    /// container and the string's key follow, two more items.
     #[napi(ts_return_type = "unknown")]
     pub fn snapshot_into<'env>(
         &mut self,
         env: &'env Env,
         live: Unknown<'env>,
+        mut appends: Array<'env>,
     ) -> Result<Unknown<'env>> {
         let Some(value) = self.parser.snapshot() else {
             self.mirror = None;
@@ -184,17 +189,45 @@ impl NativeJsonParser {
             self.several = true;
             self.mirror = None;
         }
-        match &mut self.mirror {
+        let root = match &mut self.mirror {
             Some(mirror) => {
-                let replaced = mirror.update(env, live, value, self.growth, self.integers)?;
-                Ok(replaced.unwrap_or(live))
+                let replaced = mirror.update(
+                    env,
+                    live,
+                    value,
+                    self.growth,
+                    self.integers,
+                    &mut appends,
+                )?;
+                replaced.unwrap_or(live)
             }
             None => {
                 let (mirror, made) = Mirror::new(env, value, self.growth, self.integers)?;
                 self.mirror = Some(mirror);
-                Ok(made)
+                made
+            }
+        };
+        if let Some(mirror) = &self.mirror {
+            if let Some((holder, key)) = mirror.open_end(env, root)? {
+                appends.insert(holder)?;
+                appends.insert(key)?;
             }
         }
+        Ok(root)
+    }
+
+    /// What the string at the end of the live snapshot's open path gained
+    /// since the last read, when nothing else changed (`""` for nothing at
+    /// all), or `null` when the package must call `snapshotInto`: the
+    /// cheap read of a piece inside a long string.
+    #[napi]
+    pub fn open_text_added(&mut self) -> Option<String> {
+        let value = self.parser.snapshot()?;
+        if self.parser.several_values() != self.several {
+            return None;
+        }
+        let added = self.mirror.as_mut()?.open_text_added(value)?;
+        Some(added.to_string())
     }
 
     /// The live snapshot converted afresh (objects of its own), or `null`.

@@ -48,13 +48,21 @@ impl Seen {
         }
     }
 
-    /// Whether `grown` is the string seen, extended by something.
-    fn grew(&self, grown: &str) -> Option<bool> {
-        let added = match self {
+    /// The string seen, extended by `added`.
+    fn extend(&mut self, added: &str) {
+        match self {
+            Seen::Len(len) => *len += added.len(),
+            Seen::Text(text) => text.push_str(added),
+        }
+    }
+
+    /// What `grown` added to the string seen, or None when it is not that
+    /// string extended.
+    fn added<'a>(&self, grown: &'a str) -> Option<&'a str> {
+        match self {
             Seen::Len(len) => grown.get(*len..),
             Seen::Text(text) => grown.strip_prefix(text.as_str()),
-        }?;
-        Some(!added.is_empty())
+        }
     }
 }
 
@@ -87,6 +95,7 @@ impl Mirror {
         Builder {
             converter: Converter::new(env, integers),
             growth,
+            appends: None,
         }
         .make(value)
     }
@@ -94,6 +103,13 @@ impl Mirror {
     /// Brings `live`, the JavaScript value this mirror describes, to
     /// `value`, a later snapshot of the same document. Returns the value
     /// that replaces `live` in its parent, if it is not updated in place.
+    ///
+    /// A string inside a container that grew at its end is not made again:
+    /// `appends` gets its container, its key or index and the text it
+    /// gained, three items, and the package's `JsonParser` appends that
+    /// text in JavaScript, where a string grows by concatenation at the
+    /// cost of what it gained (N-API can only make a string whole, at the
+    /// cost of its length).
     pub fn update<'env>(
         &mut self,
         env: &'env Env,
@@ -101,22 +117,93 @@ impl Mirror {
         value: &Value,
         growth: Growth,
         integers: Integers,
+        appends: &mut Array<'env>,
     ) -> Result<Option<Unknown<'env>>> {
         Builder {
             converter: Converter::new(env, integers),
             growth,
+            appends: Some(appends),
         }
         .update(self, live, value)
+    }
+
+    /// What the string at the end of the open path gained, when `value`
+    /// differs from what the mirror describes by that alone (every
+    /// container on the path the same length, with the same last key): the
+    /// common case of a piece inside a long string, which then costs no
+    /// walk of the live objects. The mirror then knows the string as
+    /// extended; in any other case it is left as it was.
+    pub fn open_text_added<'a>(&mut self, value: &'a Value) -> Option<&'a str> {
+        if let Mirror::Text(_) = self {
+            return self.text_added(value);
+        }
+        match (self, value) {
+            (Mirror::Array { len, last: Some(item) }, Value::Array(values))
+                if values.len() == *len =>
+            {
+                item.open_text_added(values.last()?)
+            }
+            (Mirror::Object { len, last: Some(member) }, Value::Object(map))
+                if map.len() == *len =>
+            {
+                let (key, value) = map.iter().as_slice().last()?;
+                match key.as_str() == member.0 {
+                    true => member.1.open_text_added(value),
+                    false => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The container holding the string at the end of the open path, and
+    /// its key or index, when the open path ends in a string inside one;
+    /// `live` is the JavaScript value this mirror describes.
+    pub fn open_end<'env>(
+        &self,
+        env: &'env Env,
+        live: Unknown<'env>,
+    ) -> Result<Option<(Unknown<'env>, Unknown<'env>)>> {
+        let (child, key) = match self {
+            Mirror::Array { len, last: Some(item) } => {
+                let index = crate::value::index(len.saturating_sub(1))?;
+                (item.as_ref(), index.into_unknown(env)?)
+            }
+            Mirror::Object { last: Some(member), .. } => {
+                (&member.1, env.create_string(&member.0)?.to_unknown())
+            }
+            _ => return Ok(None),
+        };
+        if let Mirror::Text(_) = child {
+            return Ok(Some((live, key)));
+        }
+        let object = Object::from_unknown(live)?;
+        child.open_end(env, object.get_property(key)?)
+    }
+
+    /// What a string this mirror describes gained at its end, if `value`
+    /// is that string extended (the mirror then knows it as extended).
+    fn text_added<'a>(&mut self, value: &'a Value) -> Option<&'a str> {
+        match (self, value) {
+            (Mirror::Text(seen), Value::String(grown)) => {
+                let added = seen.added(grown)?;
+                seen.extend(added);
+                Some(added)
+            }
+            _ => None,
+        }
     }
 }
 
 /// One update's conversion state.
-struct Builder<'env> {
+struct Builder<'a, 'env> {
     converter: Converter<'env>,
     growth: Growth,
+    /// Where strings that grew in place are listed (see [`Mirror::update`]).
+    appends: Option<&'a mut Array<'env>>,
 }
 
-impl<'env> Builder<'env> {
+impl<'env> Builder<'_, 'env> {
     fn make(&mut self, value: &Value) -> Result<(Mirror, Unknown<'env>)> {
         let env = self.converter.env();
         Ok(match value {
@@ -158,9 +245,14 @@ impl<'env> Builder<'env> {
                 if let (Some(item), Some(at)) = (last.as_deref_mut(), len.checked_sub(1)) {
                     if let Some(value) = values.get(at) {
                         let index = crate::value::index(at)?;
-                        let old: Unknown = array.get_element(index)?;
-                        if let Some(new) = self.update(item, old, value)? {
-                            array.set_element(index, new)?;
+                        if let Some(added) = item.text_added(value) {
+                            let key = index.into_unknown(self.converter.env())?;
+                            self.append(live, key, added)?;
+                        } else {
+                            let old: Unknown = array.get_element(index)?;
+                            if let Some(new) = self.update(item, old, value)? {
+                                array.set_element(index, new)?;
+                            }
                         }
                     }
                 }
@@ -179,9 +271,13 @@ impl<'env> Builder<'env> {
                 if let (Some(member), Some(at)) = (last.as_deref_mut(), len.checked_sub(1)) {
                     if let Some((_, value)) = members.get(at) {
                         let key = self.converter.key(&member.0)?;
-                        let old: Unknown = object.get_property(key)?;
-                        if let Some(new) = self.update(&mut member.1, old, value)? {
-                            self.converter.set_member(&mut object, &member.0, new)?;
+                        if let Some(added) = member.1.text_added(value) {
+                            self.append(live, key.to_unknown(), added)?;
+                        } else {
+                            let old: Unknown = object.get_property(key)?;
+                            if let Some(new) = self.update(&mut member.1, old, value)? {
+                                self.converter.set_member(&mut object, &member.0, new)?;
+                            }
                         }
                     }
                 }
@@ -192,11 +288,13 @@ impl<'env> Builder<'env> {
                 }
                 Ok(None)
             }
-            (Mirror::Text(seen), Value::String(grown)) if seen.grew(grown).is_some() => {
-                if seen.grew(grown) == Some(false) {
+            (Mirror::Text(seen), Value::String(grown)) if seen.added(grown).is_some() => {
+                // A string at the top: made again whole.
+                let added = seen.added(grown).unwrap_or("");
+                if added.is_empty() {
                     return Ok(None);
                 }
-                *seen = Seen::new(self.growth, grown);
+                seen.extend(added);
                 Ok(Some(self.converter.convert(value)?))
             }
             _ => {
@@ -204,6 +302,20 @@ impl<'env> Builder<'env> {
                 *mirror = made;
                 Ok(Some(js))
             }
+        }
+    }
+
+    /// Lists a string of `holder` under `key` as grown by `added` (or, with
+    /// no list to give it to, sets it again whole).
+    fn append(&mut self, holder: Unknown<'env>, key: Unknown<'env>, added: &str) -> Result<()> {
+        let text = self.converter.env().create_string(added)?.to_unknown();
+        match self.appends.as_deref_mut() {
+            Some(appends) => {
+                appends.insert(holder)?;
+                appends.insert(key)?;
+                appends.insert(text)
+            }
+            None => Err(Error::from_reason("a string grew outside an update")),
         }
     }
 
