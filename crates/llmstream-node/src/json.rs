@@ -191,14 +191,8 @@ impl NativeJsonParser {
         }
         let root = match &mut self.mirror {
             Some(mirror) => {
-                let replaced = mirror.update(
-                    env,
-                    live,
-                    value,
-                    self.growth,
-                    self.integers,
-                    &mut appends,
-                )?;
+                let replaced =
+                    mirror.update(env, live, value, self.growth, self.integers, &mut appends)?;
                 replaced.unwrap_or(live)
             }
             None => {

@@ -138,14 +138,20 @@ impl Mirror {
             return self.text_added(value);
         }
         match (self, value) {
-            (Mirror::Array { len, last: Some(item) }, Value::Array(values))
-                if values.len() == *len =>
-            {
-                item.open_text_added(values.last()?)
-            }
-            (Mirror::Object { len, last: Some(member) }, Value::Object(map))
-                if map.len() == *len =>
-            {
+            (
+                Mirror::Array {
+                    len,
+                    last: Some(item),
+                },
+                Value::Array(values),
+            ) if values.len() == *len => item.open_text_added(values.last()?),
+            (
+                Mirror::Object {
+                    len,
+                    last: Some(member),
+                },
+                Value::Object(map),
+            ) if map.len() == *len => {
                 let (key, value) = map.iter().as_slice().last()?;
                 match key.as_str() == member.0 {
                     true => member.1.open_text_added(value),
@@ -165,13 +171,16 @@ impl Mirror {
         live: Unknown<'env>,
     ) -> Result<Option<(Unknown<'env>, Unknown<'env>)>> {
         let (child, key) = match self {
-            Mirror::Array { len, last: Some(item) } => {
+            Mirror::Array {
+                len,
+                last: Some(item),
+            } => {
                 let index = crate::value::index(len.saturating_sub(1))?;
                 (item.as_ref(), index.into_unknown(env)?)
             }
-            Mirror::Object { last: Some(member), .. } => {
-                (&member.1, env.create_string(&member.0)?.to_unknown())
-            }
+            Mirror::Object {
+                last: Some(member), ..
+            } => (&member.1, env.create_string(&member.0)?.to_unknown()),
             _ => return Ok(None),
         };
         if let Mirror::Text(_) = child {

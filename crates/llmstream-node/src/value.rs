@@ -34,6 +34,8 @@ pub struct Converter<'env> {
     env: &'env Env,
     integers: Integers,
     keys: HashMap<Box<str>, JsString<'env>>,
+    /// A string's UTF-16, reused from string to string.
+    utf16: Vec<u16>,
 }
 
 impl<'env> Converter<'env> {
@@ -48,6 +50,7 @@ impl<'env> Converter<'env> {
             env,
             integers,
             keys: HashMap::new(),
+            utf16: Vec::new(),
         }
     }
 
@@ -63,7 +66,7 @@ impl<'env> Converter<'env> {
             Value::Null => Null.into_unknown(env),
             Value::Bool(b) => b.into_unknown(env),
             Value::Number(n) => self.number(n),
-            Value::String(s) => Ok(env.create_string(s)?.to_unknown()),
+            Value::String(s) => Ok(self.string(s)?.to_unknown()),
             Value::Array(items) => {
                 let mut array = env.create_array(index(items.len())?)?;
                 for (at, item) in items.iter().enumerate() {
@@ -106,15 +109,27 @@ impl<'env> Converter<'env> {
         object.set_property(key, value)
     }
 
+    /// The JavaScript string of `text`. Not by `napi_create_string_utf8`:
+    /// V8 decodes UTF-8 that is not all ASCII several times slower than it
+    /// copies code units, so ASCII goes as Latin-1 bytes (copied as they
+    /// are) and other text as its UTF-16, transcoded here.
+    pub fn string(&mut self, text: &str) -> Result<JsString<'env>> {
+        if text.is_ascii() {
+            return self.env.create_string_latin1(text.as_bytes());
+        }
+        utf16_of(text, &mut self.utf16);
+        self.env.create_string_utf16(&self.utf16)
+    }
+
     /// The JavaScript string of an object key.
     pub fn key(&mut self, key: &str) -> Result<JsString<'env>> {
         if key.len() > Self::KEY_LEN {
-            return self.env.create_string(key);
+            return self.string(key);
         }
         if let Some(cached) = self.keys.get(key) {
             return Ok(*cached);
         }
-        let made = self.env.create_string(key)?;
+        let made = self.string(key)?;
         if self.keys.len() < Self::KEYS {
             self.keys.insert(key.into(), made);
         }
@@ -132,6 +147,25 @@ impl<'env> Converter<'env> {
             }
         }
         double.into_unknown(self.env)
+    }
+}
+
+/// The UTF-16 of `text` into `out`: runs of ASCII a byte at a time (the
+/// bulk of most text), other characters decoded.
+fn utf16_of(text: &str, out: &mut Vec<u16>) {
+    out.clear();
+    out.reserve(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let ascii = rest.bytes().take_while(u8::is_ascii).count();
+        out.extend(rest.as_bytes().iter().take(ascii).map(|&b| u16::from(b)));
+        rest = rest.get(ascii..).unwrap_or("");
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            let mut units = [0u16; 2];
+            out.extend_from_slice(c.encode_utf16(&mut units));
+            rest = chars.as_str();
+        }
     }
 }
 
