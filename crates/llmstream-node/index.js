@@ -97,25 +97,31 @@ const utf8 = new TextDecoder()
 function unpackSse([asciiBytes, textBytes, marks]) {
   const items = []
   if (marks.length === 0) return items
-  const strings = [asciiBytes.toString('latin1'), utf8.decode(textBytes, { stream: true })]
-  const at = [0, 0]
-  const field = (i) => {
-    const which = marks[i]
-    const start = at[which]
-    at[which] = marks[i + 1]
-    return strings[which].slice(start, marks[i + 1])
-  }
+  const ascii = asciiBytes.length === 0 ? '' : asciiBytes.toString('latin1')
+  const text = textBytes.length === 0 ? '' : utf8.decode(textBytes, { stream: true })
+  // Where the next field starts in each string.
+  let inAscii = 0
+  let inText = 0
+  const fields = [undefined, undefined, undefined]
   for (let i = 0; i < marks.length; ) {
     if (marks[i] === 2) {
       items.push({ retry: marks[i + 1] })
       i += 2
       continue
     }
-    const event = field(i)
-    const data = field(i + 2)
-    const id = field(i + 4)
-    items.push({ event, data, id })
-    i += 6
+    for (let f = 0; f < 3; f++, i += 2) {
+      const where = marks[i]
+      const end = marks[i + 1]
+      if (where === 0) {
+        fields[f] = ascii.slice(inAscii, end)
+        inAscii = end
+      } else if (where === 1) {
+        fields[f] = text.slice(inText, end)
+        inText = end
+      }
+      // 3: the same text as this field of the event before, still there.
+    }
+    items.push({ event: fields[0], data: fields[1], id: fields[2] })
   }
   return items
 }

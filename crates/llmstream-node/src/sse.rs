@@ -20,6 +20,9 @@ use crate::input::{bytes_of, Piece};
 #[napi(js_name = "NativeSseDecoder")]
 pub struct NativeSseDecoder {
     decoder: Decoder,
+    /// The packing buffers, kept from feed to feed (their contents are
+    /// copied into JavaScript's own at the end of each).
+    packer: Packer,
 }
 
 #[napi]
@@ -29,6 +32,7 @@ impl NativeSseDecoder {
     pub fn new() -> Self {
         NativeSseDecoder {
             decoder: Decoder::new(),
+            packer: Packer::default(),
         }
     }
 
@@ -37,12 +41,13 @@ impl NativeSseDecoder {
     #[napi(ts_return_type = "[Buffer, Buffer, Float64Array]")]
     pub fn feed<'env>(&mut self, env: &'env Env, piece: Piece) -> Result<Array<'env>> {
         let bytes = bytes_of(&piece);
-        let mut packer = Packer::default();
+        let packer = &mut self.packer;
+        packer.clear();
         let mut items = self.decoder.feed_borrowed(&bytes);
         while let Some(item) = items.next_event() {
             packer.push(&item.map_err(|e| sse_error(env, &e))?);
         }
-        packer.finish(env)
+        packer.to_js(env)
     }
 
     /// The end of the body: an event not closed by a blank line is
@@ -50,11 +55,12 @@ impl NativeSseDecoder {
     #[napi(ts_return_type = "[Buffer, Buffer, Float64Array]")]
     pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
         self.decoder.finish().map_err(|e| sse_error(env, &e))?;
-        let mut packer = Packer::default();
+        let packer = &mut self.packer;
+        packer.clear();
         while let Some(item) = self.decoder.next_event() {
             packer.push(&item.map_err(|e| sse_error(env, &e))?);
         }
-        packer.finish(env)
+        packer.to_js(env)
     }
 }
 
@@ -70,14 +76,31 @@ struct Packer {
     /// The length of `text` in UTF-16 code units.
     units: usize,
     marks: Vec<f64>,
+    /// The last event's type and ID in this feed: most events repeat them.
+    last: Option<(String, String)>,
 }
 
 impl Packer {
+    fn clear(&mut self) {
+        self.ascii.clear();
+        self.text.clear();
+        self.units = 0;
+        self.marks.clear();
+        self.last = None;
+    }
+
     fn push(&mut self, item: &ItemRef<'_>) {
         match item {
             ItemRef::Event(event) => {
-                for field in [event.event_type, event.data, event.last_event_id] {
-                    self.field(field);
+                let (same_type, same_id) = match &self.last {
+                    Some((kind, id)) => (kind == event.event_type, id == event.last_event_id),
+                    None => (false, false),
+                };
+                self.field(event.event_type, same_type);
+                self.field(event.data, false);
+                self.field(event.last_event_id, same_id);
+                if !(same_type && same_id) {
+                    self.last = Some((event.event_type.into(), event.last_event_id.into()));
                 }
             }
             ItemRef::Retry(ms) => self.marks.extend([2.0, *ms as f64]),
@@ -87,9 +110,12 @@ impl Packer {
 
     /// A field: `0` and where it ends in `ascii`, or `1` and where it ends
     /// in `text` decoded (in UTF-16 code units, JavaScript's string
-    /// indices).
-    fn field(&mut self, field: &str) {
-        if field.is_ascii() {
+    /// indices), or `3` (and `0`) for the same text as this field of the
+    /// event before (`same`), which JavaScript then reuses.
+    fn field(&mut self, field: &str, same: bool) {
+        if same {
+            self.marks.extend([3.0, 0.0]);
+        } else if field.is_ascii() {
             self.ascii.extend_from_slice(field.as_bytes());
             self.marks.extend([0.0, self.ascii.len() as f64]);
         } else {
@@ -101,13 +127,14 @@ impl Packer {
 
     /// The packed items, `[ascii, text, marks]`: `marks` holds two numbers
     /// per field (`0` or `1` for the buffer, and where the field ends in
-    /// it), three fields per event (its type, data and last event ID), and
-    /// `2` and the value for a retry field.
-    fn finish(self, env: &Env) -> Result<Array<'_>> {
+    /// it; or `3` for the event before's), three fields per event (its
+    /// type, data and last event ID), and `2` and the value for a retry
+    /// field.
+    fn to_js<'env>(&self, env: &'env Env) -> Result<Array<'env>> {
         let mut packed = env.create_array(3)?;
         packed.set(0, BufferSlice::copy_from(env, &self.ascii)?)?;
         packed.set(1, BufferSlice::copy_from(env, self.text.as_bytes())?)?;
-        packed.set(2, Float64Array::new(self.marks))?;
+        packed.set(2, Float64ArraySlice::copy_from(env, &self.marks)?)?;
         Ok(packed)
     }
 }
