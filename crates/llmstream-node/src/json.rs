@@ -1,7 +1,7 @@
 //! `parse`, `repair` and `JsonParser`: the library's JSON parser, as the
 //! CLI's `json` and `repair` commands use it.
 
-use llmstream::json::{self, Options, Parser, Value};
+use llmstream::json::{self, Options, Parser, Tape, Value};
 use napi::bindgen_prelude::*;
 use napi::{Env, Unknown};
 use napi_derive::napi;
@@ -9,7 +9,7 @@ use napi_derive::napi;
 use crate::errors::{json_error, plain_error, Stage};
 use crate::input::{bytes_of, Piece};
 use crate::snapshot::{Growth, Mirror};
-use crate::value::{form_to_js, to_js, Integers};
+use crate::value::{form_to_js, to_js, Converter, Integers};
 
 fn options(lenient: bool) -> Options {
     match lenient {
@@ -52,10 +52,14 @@ pub fn parse<'env>(
         options.lenient.unwrap_or(false),
     );
     let bytes = bytes_of(&data);
+    let integers = integers(options.bigint);
+    if !partial && !lenient {
+        // A whole strict document: converted straight from the tape.
+        let mut tape = Tape::new();
+        let root = tape.parse(&bytes).map_err(|e| json_error(env, &e))?;
+        return Converter::new(env, integers).convert_node(root);
+    }
     let read = (|| -> std::result::Result<Option<Value>, json::Error> {
-        if !partial && !lenient {
-            return json::parse(&bytes).map(Some);
-        }
         let mut parser = Parser::with_options(self::options(lenient).events(false));
         parser.feed(&bytes)?;
         match parser.finish() {
@@ -65,7 +69,7 @@ pub fn parse<'env>(
         }
     })();
     match read.map_err(|e| json_error(env, &e))? {
-        Some(value) => to_js(env, &value, integers(options.bigint)),
+        Some(value) => to_js(env, &value, integers),
         None if partial => Null.into_unknown(env),
         None => Err(no_value(env, bytes.len())),
     }

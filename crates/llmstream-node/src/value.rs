@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use llmstream::json::{self, Number, Value};
+use llmstream::json::{self, Node, Number, Value};
 use napi::bindgen_prelude::*;
 use napi::{Env, JsString, JsValue, Unknown};
 
@@ -85,6 +85,38 @@ impl<'env> Converter<'env> {
         }
     }
 
+    /// The JavaScript value of the value a strict parse read into a tape:
+    /// as [`Converter::convert`] of the same value, without building it
+    /// first.
+    pub fn convert_node(&mut self, node: Node<'_>) -> Result<Unknown<'env>> {
+        let env = self.env;
+        if let Some(text) = node.as_str() {
+            return Ok(self.string(text)?.to_unknown());
+        }
+        if let Some(text) = node.as_number() {
+            return self.number_text(text);
+        }
+        if let Some(b) = node.as_bool() {
+            return b.into_unknown(env);
+        }
+        if node.is_array() {
+            let mut array = env.create_array(index(node.len().unwrap_or(0))?)?;
+            for (at, item) in node.elements().enumerate() {
+                array.set(index(at)?, self.convert_node(item)?)?;
+            }
+            return array.into_unknown(env);
+        }
+        if node.is_object() {
+            let mut object = Object::new(env)?;
+            for (key, item) in node.members() {
+                let item = self.convert_node(item)?;
+                self.set_member(&mut object, key, item)?;
+            }
+            return Ok(object.to_unknown());
+        }
+        Null.into_unknown(env)
+    }
+
     /// Sets member `key` of `object` as `JSON.parse` does: an own data
     /// property, `__proto__` included (an assignment to that key would call
     /// the prototype's setter instead of making a member).
@@ -139,12 +171,17 @@ impl<'env> Converter<'env> {
     /// A number as `JSON.parse` reads it (the nearest double), or with
     /// [`Integers::BigInt`] an integer beyond 2^53 as an exact `BigInt`.
     fn number(&self, n: &Number) -> Result<Unknown<'env>> {
-        let double = n.as_f64().unwrap_or(f64::NAN);
-        if self.integers == Integers::BigInt && double.abs() > MAX_SAFE_INTEGER {
-            let text = n.as_str();
-            if !text.contains(['.', 'e', 'E']) {
-                return bigint(self.env, text);
-            }
+        self.number_text(n.as_str())
+    }
+
+    /// [`Converter::number`] of a number's JSON text.
+    fn number_text(&self, text: &str) -> Result<Unknown<'env>> {
+        let double = text.parse::<f64>().unwrap_or(f64::NAN);
+        if self.integers == Integers::BigInt
+            && double.abs() > MAX_SAFE_INTEGER
+            && !text.contains(['.', 'e', 'E'])
+        {
+            return bigint(self.env, text);
         }
         double.into_unknown(self.env)
     }
