@@ -121,7 +121,9 @@ impl WireEncoder {
             model,
         } = event
         {
-            self.sink.source.get_or_insert(*provider);
+            let source = *self.sink.source.get_or_insert(*provider);
+            let openai = matches!(self.wire, Wire::Chat(_) | Wire::Responses(_));
+            self.sink.shape.keep_text = openai && source == Provider::Gemini;
             if self.sink.id.is_none() {
                 self.sink.id.clone_from(id);
             }

@@ -6,8 +6,9 @@
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec;
+use alloc::vec::Vec;
 
-use super::citation::responses_to_chat;
+use super::citation::{holds, responses_to_chat, urls, Held, Holder, Origin};
 use super::wire::{count, obj, whole_arguments, Sink};
 use super::LossKind;
 use crate::json::Value;
@@ -22,10 +23,21 @@ pub(super) struct Chat {
     calls: BTreeMap<(u64, u64), (u64, bool)>,
     usage: Option<Usage>,
     complete: bool,
+    /// Anthropic's and Gemini's citations, until their span is known.
+    held: Holder,
 }
 
 impl Chat {
     pub(super) fn event(&mut self, event: &StreamEvent, sink: &mut Sink) {
+        // An Anthropic citation's text block ends when another part
+        // begins (Gemini's grounding waits for its choice's finish).
+        if sink.source == Some(Provider::Anthropic) {
+            let shape = &sink.shape;
+            let ended = self
+                .held
+                .take(|h| shape.latest(h.choice, h.part) != Some(PartKind::Text));
+            self.write_held(ended, sink);
+        }
         match event {
             StreamEvent::Role { choice, .. } => self.role(*choice, sink),
             StreamEvent::TextDelta { choice, text } => self.delta(*choice, "content", text, sink),
@@ -100,6 +112,8 @@ impl Chat {
                 reason,
                 normalized,
             } => {
+                let held = self.held.take(|h| h.choice == *choice);
+                self.write_held(held, sink);
                 let reason = sink.finish_reason(reason, *normalized);
                 self.chunk(*choice, obj([]), Value::from(reason), sink);
             }
@@ -119,6 +133,16 @@ impl Chat {
                 part,
                 citation,
             } => self.citation(*choice, *part, citation, sink),
+            StreamEvent::CitationReplace {
+                choice,
+                part,
+                index,
+                citation,
+            } => {
+                if !self.held.replace(*choice, *part, *index, citation) {
+                    sink.loss(LossKind::Citation, Some(*choice));
+                }
+            }
             StreamEvent::Logprobs {
                 choice,
                 part,
@@ -130,6 +154,8 @@ impl Chat {
     }
 
     pub(super) fn finish(&mut self, sink: &mut Sink) {
+        let held = self.held.take(|_| true);
+        self.write_held(held, sink);
         if let Some(usage) = self.usage.take() {
             let mut chunk = envelope(sink, Value::Array(vec![]));
             if let Value::Object(map) = &mut chunk {
@@ -177,9 +203,20 @@ impl Chat {
     /// A citation as `delta.annotations`: the reader puts it on the
     /// choice's latest text part, as it put the source's. From Chat, as
     /// it came (Perplexity's top-level list too); from Responses, a
-    /// `url_citation` with its span moved into the choice's text; else a
-    /// loss.
+    /// `url_citation` with its span moved into the choice's text; from
+    /// Anthropic (a web search result of the latest part) and Gemini
+    /// (grounding), held until the span is known (the part ends; the
+    /// choice finishes); else a loss.
     fn citation(&mut self, choice: u64, part: usize, citation: &Value, sink: &mut Sink) {
+        let index = self.held.count(choice, part);
+        if holds(sink.source, citation) {
+            // Gemini's offsets are into the whole text, whatever part.
+            let gemini = sink.source == Some(Provider::Gemini);
+            if gemini || sink.shape.latest(choice, part) == Some(PartKind::Text) {
+                self.held.hold(choice, part, index, citation);
+                return;
+            }
+        }
         let annotation = match sink.source {
             Some(Provider::OpenAiChat) => Some(citation.clone()),
             Some(Provider::OpenAiResponses)
@@ -196,6 +233,24 @@ impl Chat {
         self.role(choice, sink);
         let delta = obj([("annotations", Value::Array(vec![annotation]))]);
         self.chunk(choice, delta, Value::Null, sink);
+    }
+
+    /// The held citations `held`, their span now known, as one
+    /// `delta.annotations` each (what has no place in them a loss).
+    fn write_held(&mut self, held: Vec<Held>, sink: &mut Sink) {
+        for held in held {
+            let (found, lost) = urls(&held, &sink.shape, Origin::Choice);
+            let annotations: Vec<Value> = found.iter().map(|url| url.chat()).collect();
+            if lost {
+                sink.loss(LossKind::Citation, Some(held.choice));
+            }
+            if annotations.is_empty() {
+                continue;
+            }
+            self.role(held.choice, sink);
+            let delta = obj([("annotations", Value::Array(annotations))]);
+            self.chunk(held.choice, delta, Value::Null, sink);
+        }
     }
 
     /// Log probabilities of the latest part, in a chunk of their own

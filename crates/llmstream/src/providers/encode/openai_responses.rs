@@ -12,7 +12,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::citation::chat_to_responses;
+use super::citation::{chat_to_responses, holds, urls, Holder, Origin};
 use super::wire::{obj, whole_arguments, Sink};
 use super::LossKind;
 use crate::json::{Map, Value};
@@ -66,6 +66,9 @@ pub(super) struct Responses {
     reason: Option<String>,
     usage: Option<Usage>,
     complete: bool,
+    /// Anthropic's and Gemini's citations of the open text part, until
+    /// it is done or the answer finishes.
+    held: Holder,
 }
 
 impl Responses {
@@ -126,7 +129,14 @@ impl Responses {
             }
             StreamEvent::Finish {
                 reason, normalized, ..
-            } => self.reason = Some(sink.finish_reason(reason, *normalized)),
+            } => {
+                // The open part's text is complete: its held citations'
+                // spans are known.
+                if let Some(at) = self.open {
+                    self.release(at, sink);
+                }
+                self.reason = Some(sink.finish_reason(reason, *normalized));
+            }
             StreamEvent::Usage(usage) => self.usage = Some(usage.clone()),
             StreamEvent::Error(error) => {
                 self.start(sink);
@@ -142,6 +152,16 @@ impl Responses {
                 self.emit("error", data, sink);
             }
             StreamEvent::Citation { part, citation, .. } => self.citation(*part, citation, sink),
+            StreamEvent::CitationReplace {
+                part,
+                index,
+                citation,
+                ..
+            } => {
+                if !self.held.replace(0, *part, *index, citation) {
+                    sink.loss(LossKind::Citation, Some(0));
+                }
+            }
             StreamEvent::Logprobs { part, logprobs, .. } => self.logprobs(*part, logprobs, sink),
             StreamEvent::Complete => self.complete = true,
             StreamEvent::PartReplace { kind, text, .. } => {
@@ -371,9 +391,24 @@ impl Responses {
     /// A citation of the open text part, as
     /// `response.output_text.annotation.added` (and in the part's
     /// `annotations` when it is done): from Responses as it came, from
-    /// Chat a `url_citation` with its span moved into the part; else a
-    /// loss.
+    /// Chat a `url_citation` with its span moved into the part; from
+    /// Anthropic (a web search result) and Gemini (grounding), held until
+    /// the part is done or the answer finishes; else a loss.
     fn citation(&mut self, part: usize, citation: &Value, sink: &mut Sink) {
+        let index = self.held.count(0, part);
+        if holds(sink.source, citation) {
+            // Gemini's offsets are into the whole text: its grounding may
+            // name the open part even when a part that closes nothing (a
+            // thought signature) came after it.
+            let open = match sink.source {
+                Some(Provider::Gemini) => self.open_answer(),
+                _ => self.open_text(part, sink),
+            };
+            if open.is_some() {
+                self.held.hold(0, part, index, citation);
+                return;
+            }
+        }
         let annotation = match sink.source {
             Some(Provider::OpenAiResponses) => Some(citation.clone()),
             Some(Provider::OpenAiChat) => chat_to_responses(citation, sink.shape.text_start(0)),
@@ -384,6 +419,42 @@ impl Responses {
             sink.loss(LossKind::Citation, Some(0));
             return;
         };
+        self.annotate(at, annotation, sink);
+    }
+
+    /// The open message item when it is an `output_text` part.
+    fn open_answer(&self) -> Option<usize> {
+        let at = self.open?;
+        match self.items.get(at) {
+            Some((Item::Message { refusal: false, .. }, false)) => Some(at),
+            _ => None,
+        }
+    }
+
+    /// The held citations, as annotations of the text part at `at`, whose
+    /// text is complete: they were held on it, the open text part (what
+    /// has no place in them a loss).
+    fn release(&mut self, at: usize, sink: &mut Sink) {
+        let held = self.held.take(|_| true);
+        let text = match self.items.get(at) {
+            Some((Item::Message { text, .. }, _)) => text.as_str(),
+            _ => "",
+        };
+        let mut annotations = Vec::new();
+        for held in &held {
+            let (found, lost) = urls(held, &sink.shape, Origin::Part(text));
+            annotations.extend(found.iter().map(|url| url.responses()));
+            if lost {
+                sink.loss(LossKind::Citation, Some(0));
+            }
+        }
+        for annotation in annotations {
+            self.annotate(at, annotation, sink);
+        }
+    }
+
+    /// `annotation` added to the text part at `at`, announced.
+    fn annotate(&mut self, at: usize, annotation: Value, sink: &mut Sink) {
         let Some((Item::Message { annotations, .. }, _)) = self.items.get_mut(at) else {
             return;
         };
@@ -497,6 +568,9 @@ impl Responses {
 
     /// The `.done` events of the item at `at`, once.
     fn done(&mut self, at: usize, sink: &mut Sink) {
+        if let Some((Item::Message { refusal: false, .. }, false)) = self.items.get(at) {
+            self.release(at, sink);
+        }
         let Some((item, done)) = self.items.get_mut(at) else {
             return;
         };

@@ -1,7 +1,8 @@
 //! Citations and log probabilities through the encoders, from hand-made
 //! events: each wire's own back as they were, OpenAI Chat's and
-//! Responses' `url_citation`s and log probabilities between the two, and
-//! a loss said for what has no counterpart.
+//! Responses' `url_citation`s and log probabilities between the two,
+//! Anthropic's web search results and Gemini's grounding as
+//! `url_citation`s of both, and a loss said for what has no counterpart.
 
 use alloc::string::String;
 use alloc::vec;
@@ -210,10 +211,14 @@ fn anthropic_citations_come_back_in_their_text_block() {
     assert_eq!(message.choices.get(&0).unwrap().text, "BeforeSunny");
 }
 
+const DOCUMENT: &str = r#"{"type":"char_location","cited_text":"Sunny.","document_index":0,"document_title":"D","start_char_index":0,"end_char_index":6}"#;
+
 #[test]
 fn what_has_no_counterpart_is_a_loss() {
     let mut anthropic = start(Provider::Anthropic);
-    anthropic.extend([text("Sunny"), citation(0, LOCATION)]);
+    anthropic.extend([text("Sunny"), citation(0, DOCUMENT)]);
+    let mut web = start(Provider::Anthropic);
+    web.extend([text("Sunny"), citation(0, LOCATION)]);
     let mut chat = start(Provider::OpenAiChat);
     let annotation = r#"{"type":"url_citation","url_citation":{"end_index":2,"start_index":0,"title":"A","url":"https://a.example"}}"#;
     chat.extend([text("Hi"), citation(0, annotation), logprobs(0, LOGPROB)]);
@@ -224,7 +229,7 @@ fn what_has_no_counterpart_is_a_loss() {
             Provider::OpenAiResponses,
             vec![LossKind::Citation],
         ),
-        (&anthropic, Provider::Gemini, vec![LossKind::Citation]),
+        (&web, Provider::Gemini, vec![LossKind::Citation]),
         (
             &chat,
             Provider::Anthropic,
@@ -242,6 +247,140 @@ fn what_has_no_counterpart_is_a_loss() {
         assert_eq!(kept(&message, false), [], "{target:?}");
         assert_eq!(kept(&message, true), [], "{target:?}");
     }
+}
+
+fn finish() -> StreamEvent {
+    StreamEvent::Finish {
+        choice: 0,
+        reason: String::from("stop"),
+        normalized: crate::providers::FinishReason::Stop,
+    }
+}
+
+/// A Chat `url_citation` of the choice's characters `start..end`.
+fn chat_url(url: &str, title: &str, start: u64, end: u64) -> Value {
+    json(&alloc::format!(
+        r#"{{"type":"url_citation","url_citation":{{"end_index":{end},"start_index":{start},"title":"{title}","url":"{url}"}}}}"#
+    ))
+}
+
+/// A Responses `url_citation` of the part's characters `start..end`.
+fn responses_url(url: &str, title: &str, start: u64, end: u64) -> Value {
+    json(&alloc::format!(
+        r#"{{"type":"url_citation","start_index":{start},"end_index":{end},"url":"{url}","title":"{title}"}}"#
+    ))
+}
+
+/// "Before", then a block "Sunny é" cited by a web search result (before
+/// its text, as Anthropic sends it) and a document, then "After".
+fn anthropic_web_search() -> Vec<StreamEvent> {
+    let mut events = start(Provider::Anthropic);
+    events.extend([text("Before"), text_part(), citation(1, LOCATION)]);
+    events.extend([text("Sunny "), citation(1, DOCUMENT), text("é")]);
+    events.extend([text_part(), text("After"), finish()]);
+    events
+}
+
+#[test]
+fn anthropic_web_search_results_reach_openai_with_their_block_span() {
+    let events = anthropic_web_search();
+    let (message, lost) = round(&events, Provider::OpenAiChat);
+    // "Sunny é" is characters 6..13 of "BeforeSunny éAfter".
+    let want = chat_url("https://w.example", "W", 6, 13);
+    assert_eq!(kept(&message, false), [(0, vec![want])]);
+    assert_eq!(lost, [LossKind::Citation], "the document location");
+    let (message, lost) = round(&events, Provider::OpenAiResponses);
+    let want = responses_url("https://w.example", "W", 0, 7);
+    assert_eq!(kept(&message, false), [(1, vec![want])]);
+    assert_eq!(lost, [LossKind::Citation], "the document location");
+    assert_eq!(message.choices.get(&0).unwrap().text, "BeforeSunny éAfter");
+}
+
+#[test]
+fn an_anthropic_web_search_result_held_to_the_end_of_the_stream() {
+    let mut events = start(Provider::Anthropic);
+    events.extend([text("Sunny"), citation(0, LOCATION), text(" day")]);
+    let (message, lost) = round(&events, Provider::OpenAiChat);
+    let want = chat_url("https://w.example", "W", 0, 9);
+    assert_eq!(kept(&message, false), [(0, vec![want])]);
+    assert_eq!(lost, []);
+    // Of a part followed by another when it comes: a loss.
+    events.extend([text_part(), text("!"), citation(0, LOCATION)]);
+    for target in [Provider::OpenAiChat, Provider::OpenAiResponses] {
+        let (message, lost) = round(&events, target);
+        assert_eq!(lost, [LossKind::Citation], "{target:?}");
+        assert_eq!(kept(&message, false).len(), 1, "{target:?}");
+    }
+}
+
+/// Grounding of "Héllo world." (bytes: "Héllo" 0..6, "world." 7..13):
+/// the first copy, then the fuller one that replaces it.
+const GROUNDED: &str = r#"{"groundingMetadata":{"groundingChunks":[{"web":{"uri":"https://a.example","title":"A"}},{"web":{"uri":"https://b.example","title":"B"}}],"groundingSupports":[{"segment":{"endIndex":6,"text":"Héllo"},"groundingChunkIndices":[0]}]}}"#;
+const GROUNDED_FULLER: &str = r#"{"groundingMetadata":{"groundingChunks":[{"web":{"uri":"https://a.example","title":"A"}},{"web":{"uri":"https://b.example","title":"B"}},{"retrievedContext":{"text":"x"}}],"groundingSupports":[{"segment":{"endIndex":6,"text":"Héllo"},"groundingChunkIndices":[0,1]},{"segment":{"startIndex":7,"endIndex":13,"text":"world."},"groundingChunkIndices":[1]},{"segment":{"startIndex":7,"endIndex":40},"groundingChunkIndices":[0]},{"segment":{"startIndex":2,"endIndex":6},"groundingChunkIndices":[0]},{"segment":{"startIndex":0,"endIndex":5,"text":"Hell"},"groundingChunkIndices":[0]},{"segment":{"endIndex":6},"groundingChunkIndices":[2]}]}}"#;
+
+fn replace(part: usize, citation: &str) -> StreamEvent {
+    StreamEvent::CitationReplace {
+        choice: 0,
+        part,
+        index: 0,
+        citation: json(citation),
+    }
+}
+
+#[test]
+fn gemini_grounding_reaches_openai_from_its_last_copy() {
+    let mut events = start(Provider::Gemini);
+    events.extend([text("Héllo "), citation(0, GROUNDED), text("world.")]);
+    events.extend([replace(0, GROUNDED_FULLER), finish()]);
+    // The supports in the text, from web sources; out of the text, off a
+    // character boundary, not the text they quote, or of a retrieved
+    // document: lost.
+    let (message, lost) = round(&events, Provider::OpenAiChat);
+    let want = vec![
+        chat_url("https://a.example", "A", 0, 5),
+        chat_url("https://b.example", "B", 0, 5),
+        chat_url("https://b.example", "B", 6, 12),
+    ];
+    assert_eq!(kept(&message, false), [(0, want)]);
+    assert_eq!(lost, [LossKind::Citation]);
+    let (message, lost) = round(&events, Provider::OpenAiResponses);
+    let want = vec![
+        responses_url("https://a.example", "A", 0, 5),
+        responses_url("https://b.example", "B", 0, 5),
+        responses_url("https://b.example", "B", 6, 12),
+    ];
+    assert_eq!(kept(&message, false), [(0, want)]);
+    assert_eq!(lost, [LossKind::Citation]);
+    // The first copy alone maps whole; a copy after the finish is lost.
+    let mut events = start(Provider::Gemini);
+    events.extend([text("Héllo "), citation(0, GROUNDED), text("world.")]);
+    events.extend([finish(), replace(0, GROUNDED_FULLER)]);
+    for target in [Provider::OpenAiChat, Provider::OpenAiResponses] {
+        let (message, lost) = round(&events, target);
+        assert_eq!(kept(&message, false)[0].1.len(), 1, "{target:?}");
+        assert_eq!(lost, [LossKind::Citation], "{target:?}");
+    }
+}
+
+#[test]
+fn gemini_grounding_of_an_earlier_part_reaches_chat_only() {
+    let mut events = start(Provider::Gemini);
+    events.extend([text("Héllo ")]);
+    events.push(StreamEvent::ReasoningDelta {
+        choice: 0,
+        text: String::from("hmm"),
+    });
+    events.extend([text("world."), citation(2, GROUNDED_FULLER), finish()]);
+    let (message, _) = round(&events, Provider::OpenAiChat);
+    let urls = &kept(&message, false)[0].1;
+    assert_eq!(urls.len(), 3);
+    assert_eq!(urls[2], chat_url("https://b.example", "B", 6, 12));
+    // Responses counts in the part: "world." is 0..6 of the second; the
+    // first part's supports have no place there.
+    let (message, lost) = round(&events, Provider::OpenAiResponses);
+    let want = responses_url("https://b.example", "B", 0, 6);
+    assert_eq!(kept(&message, false), [(2, vec![want])]);
+    assert_eq!(lost, [LossKind::Citation]);
 }
 
 #[test]

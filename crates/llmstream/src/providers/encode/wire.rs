@@ -179,6 +179,10 @@ fn loss_of(event: &StreamEvent) -> Option<LossKind> {
 #[derive(Debug, Default)]
 pub(super) struct Shape {
     choices: BTreeMap<u64, ChoiceShape>,
+    /// Whether each choice's answer text is kept: Gemini's grounding
+    /// names the text it supports by byte offsets, which an OpenAI target
+    /// counts in characters.
+    pub(super) keep_text: bool,
 }
 
 #[derive(Debug, Default)]
@@ -195,6 +199,11 @@ struct ChoiceShape {
     /// into one part in Responses) start.
     text_chars: u64,
     text_start: u64,
+    /// The span of each text part in characters of the answer text, by
+    /// its position.
+    spans: BTreeMap<usize, (u64, u64)>,
+    /// The answer text, when kept.
+    text: String,
 }
 
 impl Shape {
@@ -232,6 +241,7 @@ impl Shape {
         c.last = kind;
         if kind == Some(PartKind::Text) {
             c.text_start = c.text_chars;
+            c.spans.insert(c.len - 1, (c.text_chars, c.text_chars));
         }
     }
 
@@ -243,8 +253,16 @@ impl Shape {
             self.push(choice, Some(kind));
         }
         if kind == PartKind::Text {
+            let keep = self.keep_text;
             let c = self.choices.entry(choice).or_default();
             c.text_chars += text.chars().count() as u64;
+            let latest = c.len.checked_sub(1);
+            if let Some(span) = latest.and_then(|at| c.spans.get_mut(&at)) {
+                span.1 = c.text_chars;
+            }
+            if keep {
+                c.text.push_str(text);
+            }
         }
     }
 
@@ -259,5 +277,16 @@ impl Shape {
     /// part.
     pub(super) fn text_start(&self, choice: u64) -> u64 {
         self.choices.get(&choice).map_or(0, |c| c.text_start)
+    }
+
+    /// Where the text part at `part` of `choice` lies in its answer text,
+    /// in characters, as far as its text came.
+    pub(super) fn span(&self, choice: u64, part: usize) -> Option<(u64, u64)> {
+        self.choices.get(&choice)?.spans.get(&part).copied()
+    }
+
+    /// The answer text of `choice` so far, when kept (`keep_text`).
+    pub(super) fn text_of(&self, choice: u64) -> &str {
+        self.choices.get(&choice).map_or("", |c| c.text.as_str())
     }
 }
