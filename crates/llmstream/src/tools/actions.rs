@@ -9,11 +9,11 @@ use alloc::vec::Vec;
 use super::arguments::ArgumentEvent;
 use super::budget::{Budget, Completed};
 use super::error::{ActionError, JsonContext};
-use crate::utf8::Lossy;
 use crate::json::{
     Error, ErrorKind, EventKind, Expected, Limits, Map, Number, Options, Parser, PathBuf, Segment,
     Value,
 };
+use crate::utf8::Lossy;
 
 mod fences;
 
