@@ -218,14 +218,20 @@ impl NativeJsonParser {
     /// since the last read, when nothing else changed (`""` for nothing at
     /// all), or `null` when the package must call `snapshotInto`: the
     /// cheap read of a piece inside a long string.
-    #[napi]
-    pub fn open_text_added(&mut self) -> Option<String> {
-        let value = self.parser.snapshot()?;
-        if self.parser.several_values() != self.several {
-            return None;
+    #[napi(ts_return_type = "string | null")]
+    pub fn open_text_added<'env>(&mut self, env: &'env Env) -> Result<Unknown<'env>> {
+        let added = match (self.parser.snapshot(), self.mirror.as_mut()) {
+            (Some(value), Some(mirror)) if self.parser.several_values() == self.several => {
+                mirror.open_text_added(value)
+            }
+            _ => None,
+        };
+        match added {
+            Some(text) => Ok(Converter::new(env, self.integers)
+                .string(text)?
+                .to_unknown()),
+            None => Null.into_unknown(env),
         }
-        let added = self.mirror.as_mut()?.open_text_added(value)?;
-        Some(added.to_string())
     }
 
     /// The live snapshot converted afresh (objects of its own), or `null`.
