@@ -6,7 +6,159 @@
 
 const native = require('./llmstream.node')
 
-const { parse, repair, Pipeline, ArgumentStreams, ActionStream } = native
+const { parse, repair } = native
+
+/** Normalizes a provider's streaming body (SSE, JSON Lines or a JSON array
+ * of payloads) fed in pieces cut anywhere; options `{provider,
+ * lenientArguments, strictSseEnd}`. */
+class Pipeline {
+  #native
+
+  constructor(options) {
+    this.#native = new native.NativePipeline(options)
+  }
+
+  /** Feeds a piece of the body; returns the normalized events it
+   * completed. */
+  feed(piece) {
+    return unpackList(this.#native.feed(piece))
+  }
+
+  /** The end of the body: the last events. */
+  finish() {
+    return unpackList(this.#native.finish())
+  }
+
+  /** The message so far, or `null` before the first provider payload. */
+  get message() {
+    return this.#native.message
+  }
+
+  /** The provider named or detected, or `null` before detection. */
+  get provider() {
+    return this.#native.provider
+  }
+}
+
+/** Per-call streams of tool-call arguments, keyed by call id. */
+class ArgumentStreams {
+  #native = new native.NativeArgumentStreams()
+
+  feed(toolId, fragment) {
+    return unpackList(this.#native.feed(toolId, fragment))
+  }
+
+  feedAccumulated(toolId, text) {
+    return unpackList(this.#native.feedAccumulated(toolId, text))
+  }
+
+  finish(toolId) {
+    return unpackList(this.#native.finish(toolId))
+  }
+
+  get ids() {
+    return this.#native.ids
+  }
+}
+
+/** JSON action objects (tool calls) in model text, possibly inside
+ * ```json fences. */
+class ActionStream {
+  #native = new native.NativeActionStream()
+
+  feed(text) {
+    return unpackList(this.#native.feed(text))
+  }
+
+  finish() {
+    return unpackList(this.#native.finish())
+  }
+}
+
+/** Values from their packed form (src/packed.rs): their ASCII strings and
+ * keys in one buffer, the others as UTF-8 in another, a list of codes
+ * (each followed by its operands: 0 null, 1 false, 2 true, 3 a number,
+ * 4 an ASCII string and 10 another (where it ends in its text), 5 an
+ * array (its length, then its items), 6 an object (its size, then per
+ * member its key and value), 8 an ASCII key not seen before and 11
+ * another (where it ends), 9 a key seen before (its number)), and how
+ * many values there are. */
+function unpackList([asciiBytes, textBytes, ops, count]) {
+  const values = []
+  if (count === 0) return values
+  const reader = {
+    ascii: asciiBytes.length === 0 ? '' : asciiBytes.toString('latin1'),
+    text: textBytes.length === 0 ? '' : utf8.decode(textBytes, { stream: true }),
+    ops,
+    i: 0,
+    inAscii: 0,
+    inText: 0,
+    keys: [],
+  }
+  for (let n = 0; n < count; n++) values.push(readValue(reader))
+  return values
+}
+
+/** The string a code's operand ends, from the ASCII or the other text. */
+function readText(reader, code) {
+  const end = reader.ops[reader.i++]
+  if (code === 10 || code === 11) {
+    const s = reader.text.slice(reader.inText, end)
+    reader.inText = end
+    return s
+  }
+  const s = reader.ascii.slice(reader.inAscii, end)
+  reader.inAscii = end
+  return s
+}
+
+function readValue(reader) {
+  const ops = reader.ops
+  const code = ops[reader.i++]
+  switch (code) {
+    case 0:
+      return null
+    case 1:
+      return false
+    case 2:
+      return true
+    case 3:
+      return ops[reader.i++]
+    case 4:
+    case 10:
+      return readText(reader, code)
+    case 5: {
+      const n = ops[reader.i++]
+      const array = []
+      for (let k = 0; k < n; k++) array.push(readValue(reader))
+      return array
+    }
+    default: {
+      const n = ops[reader.i++]
+      const object = {}
+      for (let k = 0; k < n; k++) {
+        const keyCode = ops[reader.i++]
+        let key
+        if (keyCode === 9) {
+          key = reader.keys[ops[reader.i++]]
+        } else {
+          key = readText(reader, keyCode)
+          reader.keys.push(key)
+        }
+        const member = readValue(reader)
+        if (key === '__proto__') defineOwn(object, key, member)
+        else object[key] = member
+      }
+      return object
+    }
+  }
+}
+
+/** Sets `object[key]` as an own data property, `__proto__` included (an
+ * assignment to that key would set the prototype instead). */
+function defineOwn(object, key, value) {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
+}
 
 /** An incremental JSON parser: feed pieces cut anywhere, get events and a
  * live snapshot. */
@@ -131,12 +283,7 @@ function unpackSse([asciiBytes, textBytes, marks]) {
  * not assigned). */
 function appendText(holder, key, added) {
   if (key === '__proto__') {
-    Object.defineProperty(holder, key, {
-      value: holder[key] + added,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    })
+    defineOwn(holder, key, holder[key] + added)
   } else {
     holder[key] += added
   }

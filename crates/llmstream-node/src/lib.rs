@@ -11,6 +11,7 @@ mod chunker;
 mod errors;
 mod input;
 mod json;
+mod packed;
 mod pipeline;
 mod snapshot;
 mod sse;

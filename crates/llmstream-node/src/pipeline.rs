@@ -9,6 +9,7 @@ use napi_derive::napi;
 
 use crate::errors::type_error;
 use crate::input::{bytes_of, Piece};
+use crate::packed::Packer;
 use crate::sse::sse_error;
 use crate::value::{to_js, Integers};
 
@@ -28,15 +29,15 @@ pub struct PipelineOptions {
     pub strict_sse_end: Option<bool>,
 }
 
-/// Normalizes a provider's streaming body (SSE, JSON Lines or a JSON array
-/// of payloads) fed in pieces cut anywhere.
-#[napi]
-pub struct Pipeline {
+/// The native pipeline; the package's `Pipeline` wraps it and unpacks the
+/// events.
+#[napi(js_name = "NativePipeline")]
+pub struct NativePipeline {
     inner: Inner,
 }
 
 #[napi]
-impl Pipeline {
+impl NativePipeline {
     #[napi(constructor)]
     pub fn new(options: Option<PipelineOptions>) -> Result<Self> {
         let options = options.unwrap_or_default();
@@ -52,7 +53,7 @@ impl Pipeline {
                 }
             },
         };
-        Ok(Pipeline {
+        Ok(NativePipeline {
             inner: inner
                 .lenient_arguments(options.lenient_arguments.unwrap_or(false))
                 .read_unterminated_event(!options.strict_sse_end.unwrap_or(false)),
@@ -60,9 +61,9 @@ impl Pipeline {
     }
 
     /// Feeds a piece of the body; returns the normalized events it
-    /// completed (`accumulate --events` forms). Throws an `SseError` past
-    /// an SSE limit.
-    #[napi(ts_return_type = "StreamEvent[]")]
+    /// completed (`accumulate --events` forms), packed. Throws an
+    /// `SseError` past an SSE limit.
+    #[napi]
     pub fn feed<'env>(&mut self, env: &'env Env, piece: Piece) -> Result<Array<'env>> {
         let fed = self.inner.feed(&bytes_of(&piece));
         let events = self.drain(env)?;
@@ -70,8 +71,8 @@ impl Pipeline {
         Ok(events)
     }
 
-    /// The end of the body: the last events.
-    #[napi(ts_return_type = "StreamEvent[]")]
+    /// The end of the body: the last events, packed.
+    #[napi]
     pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
         let finished = self.inner.finish();
         let events = self.drain(env)?;
@@ -96,12 +97,12 @@ impl Pipeline {
     }
 }
 
-impl Pipeline {
+impl NativePipeline {
     fn drain<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
-        let mut out = env.create_array(0)?;
+        let mut packer = Packer::default();
         while let Some(event) = self.inner.next_event() {
-            out.insert(to_js(env, &event.to_value(), Integers::Doubles)?)?;
+            packer.push(&event.to_value());
         }
-        Ok(out)
+        packer.to_js(env)
     }
 }

@@ -15,6 +15,7 @@ use napi_derive::napi;
 
 use crate::errors::{from_form, Stage};
 use crate::input::{bytes_of, Piece};
+use crate::packed::utf16_len;
 
 /// The native decoder; the package's `SseDecoder` wraps it.
 #[napi(js_name = "NativeSseDecoder")]
@@ -139,60 +140,7 @@ impl Packer {
     }
 }
 
-/// The length of `text` in UTF-16 code units: one per character, two for
-/// a character beyond U+FFFF. Counted eight bytes at a time: the bytes
-/// less the continuation bytes (`10xxxxxx`), plus the lead bytes of
-/// four-byte sequences (`11110xxx`).
-fn utf16_len(text: &str) -> usize {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let bytes = text.as_bytes();
-    let mut units = bytes.len();
-    let mut words = bytes.chunks_exact(8);
-    for chunk in &mut words {
-        let w = chunk.try_into().map_or(0, u64::from_le_bytes);
-        let continuation = w & !(w << 1) & HIGH;
-        let four_byte_lead = w & (w << 1) & (w << 2) & (w << 3) & HIGH;
-        units -= continuation.count_ones() as usize;
-        units += four_byte_lead.count_ones() as usize;
-    }
-    for &b in words.remainder() {
-        units -= usize::from(b & 0xC0 == 0x80);
-        units += usize::from(b >= 0xF0);
-    }
-    units
-}
-
 /// An `SseError` from the library error's JSON form.
 pub fn sse_error(env: &Env, error: &sse::Error) -> Error {
     from_form(env, Stage::Sse, &error.to_string(), &error.to_value())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::utf16_len;
-
-    #[test]
-    fn utf16_len_counts_what_javascript_counts() {
-        let long = "aé漢😀 b".repeat(9);
-        let texts = [
-            "",
-            "a",
-            "héllo wörld, ça va?",
-            "漢字とかな",
-            "😀 and 🎉!",
-            &long,
-        ];
-        for text in texts {
-            let expected = text.encode_utf16().count();
-            assert_eq!(utf16_len(text), expected, "{text}");
-            for (cut, _) in text.char_indices() {
-                let (head, tail) = text.split_at(cut);
-                assert_eq!(
-                    utf16_len(head) + utf16_len(tail),
-                    expected,
-                    "{text} at {cut}"
-                );
-            }
-        }
-    }
 }

@@ -8,27 +8,28 @@ use napi_derive::napi;
 
 use crate::errors::{from_form, Stage};
 use crate::input::{bytes_of, Piece};
-use crate::value::{to_js, Integers};
+use crate::packed::Packer;
 
-/// Per-call streams of tool-call arguments, keyed by call id.
-#[napi]
-pub struct ArgumentStreams {
+/// The native argument streams; the package's `ArgumentStreams` wraps them
+/// and unpacks the events.
+#[napi(js_name = "NativeArgumentStreams")]
+pub struct NativeArgumentStreams {
     inner: tools::ArgumentStreams,
 }
 
 #[napi]
-impl ArgumentStreams {
+impl NativeArgumentStreams {
     #[napi(constructor)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
-        ArgumentStreams {
+        NativeArgumentStreams {
             inner: tools::ArgumentStreams::new(),
         }
     }
 
     /// Feeds a fragment of call `toolId`'s arguments; returns its events
     /// (`argument_delta`, `argument`, `error`).
-    #[napi(ts_return_type = "ToolEvent[]")]
+    #[napi]
     pub fn feed<'env>(
         &mut self,
         env: &'env Env,
@@ -42,7 +43,7 @@ impl ArgumentStreams {
     /// Feeds the accumulated arguments text of call `toolId` so far (as
     /// some providers give it): only what extends the text before is fed.
     /// A text that does not extend it is an `error` event and is ignored.
-    #[napi(ts_return_type = "ToolEvent[]")]
+    #[napi]
     pub fn feed_accumulated<'env>(
         &mut self,
         env: &'env Env,
@@ -58,7 +59,7 @@ impl ArgumentStreams {
     /// arguments among them (invalid or cut-short arguments are an `error`
     /// event, the best-effort value still in `tool_call_end`). Throws a
     /// `ToolError` for a call that is not open.
-    #[napi(ts_return_type = "ToolEvent[]")]
+    #[napi]
     pub fn finish<'env>(&mut self, env: &'env Env, tool_id: String) -> Result<Array<'env>> {
         match self.inner.finish(&tool_id) {
             Err(error @ Error::UnknownCall) => Err(from_form(
@@ -78,36 +79,36 @@ impl ArgumentStreams {
     }
 }
 
-impl ArgumentStreams {
+impl NativeArgumentStreams {
     fn drain<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
-        let mut out = env.create_array(0)?;
+        let mut packer = Packer::default();
         while let Some(event) = self.inner.next_event() {
-            out.insert(to_js(env, &event.to_value(), Integers::Doubles)?)?;
+            packer.push(&event.to_value());
         }
-        Ok(out)
+        packer.to_js(env)
     }
 }
 
-/// JSON action objects (tool calls) found in model text, possibly inside
-/// ```json fences, as `llmstream actions` events.
-#[napi]
-pub struct ActionStream {
+/// The native action stream; the package's `ActionStream` wraps it and
+/// unpacks the events.
+#[napi(js_name = "NativeActionStream")]
+pub struct NativeActionStream {
     inner: tools::ActionStream,
 }
 
 #[napi]
-impl ActionStream {
+impl NativeActionStream {
     #[napi(constructor)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
-        ActionStream {
+        NativeActionStream {
             inner: tools::ActionStream::new(),
         }
     }
 
     /// Feeds model text (a `string`, or bytes: a cut code point is held);
     /// returns the events it completed.
-    #[napi(ts_return_type = "ActionEvent[]")]
+    #[napi]
     pub fn feed<'env>(&mut self, env: &'env Env, text: Piece) -> Result<Array<'env>> {
         self.inner.feed_bytes(&bytes_of(&text));
         self.drain(env)
@@ -115,19 +116,19 @@ impl ActionStream {
 
     /// The end of the text: the last events (an unclosed fence or object
     /// is an `error` event).
-    #[napi(ts_return_type = "ActionEvent[]")]
+    #[napi]
     pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
         let _ = self.inner.finish();
         self.drain(env)
     }
 }
 
-impl ActionStream {
+impl NativeActionStream {
     fn drain<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
-        let mut out = env.create_array(0)?;
+        let mut packer = Packer::default();
         while let Some(event) = self.inner.next_event() {
-            out.insert(to_js(env, &event.to_value(), Integers::Doubles)?)?;
+            packer.push(&event.to_value());
         }
-        Ok(out)
+        packer.to_js(env)
     }
 }
