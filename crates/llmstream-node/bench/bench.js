@@ -21,6 +21,11 @@
 //   `TextDecoder` decode of each piece (it takes strings, as a client must
 //   make them). Both count the events and the total length of their data.
 //
+// - pipeline: the same `chat.sse` through `Pipeline` (every normalized
+//   event as an object, and the message), against the least a client
+//   does: eventsource-parser, `JSON.parse` of each payload and the answer's
+//   deltas joined. Both must read the same answer text.
+//
 // Every reader is checked for the same result before it is timed; a
 // difference exits non-zero. Each cell is the median of three samples, each
 // repeating the job for at least `--min` seconds (one run when a run takes
@@ -28,7 +33,7 @@
 // asserted.
 //
 //   node --expose-gc bench/bench.js --inputs DIR [--sse FILE] [--csv OUT]
-//        [--only parse,snapshot,sse] [--min S] [--cap S]
+//        [--only parse,snapshot,sse,pipeline] [--min S] [--cap S]
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -38,12 +43,12 @@ const llmstream = require('..')
 
 function usage(message) {
   console.error(`bench.js: ${message}`)
-  console.error('usage: node bench/bench.js --inputs DIR [--sse FILE] [--csv OUT] [--only parse,snapshot,sse] [--min S] [--cap S]')
+  console.error('usage: node bench/bench.js --inputs DIR [--sse FILE] [--csv OUT] [--only parse,snapshot,sse,pipeline] [--min S] [--cap S]')
   process.exit(2)
 }
 
 function args(argv) {
-  const out = { inputs: null, sse: null, csv: null, only: 'parse,snapshot,sse', min: 0.2, cap: 60 }
+  const out = { inputs: null, sse: null, csv: null, only: 'parse,snapshot,sse,pipeline', min: 0.2, cap: 60 }
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i]
     const value = argv[i + 1]
@@ -243,6 +248,49 @@ function benchSse(file, minSeconds) {
   console.log(`  ${'eventsource-parser (TextDecoder + feed(string))'.padEnd(50)} ${ms(t2).padStart(12)}  ${mbs(t2).padStart(6)} MB/s  ${(t2 / t1).toFixed(2).padStart(6)}x llmstream's time`)
 }
 
+/** The answer text of an OpenAI Chat stream by llmstream's `Pipeline`. */
+function llmstreamPipeline(pieces) {
+  const pipeline = new llmstream.Pipeline()
+  let events = 0
+  for (const piece of pieces) events += pipeline.feed(piece).length
+  events += pipeline.finish().length
+  return { events, text: pipeline.message.choices[0].text }
+}
+
+/** The same by what a JavaScript client does at the least: SSE events
+ * decoded by eventsource-parser (a streaming `TextDecoder` first),
+ * `JSON.parse` of each payload, the answer's deltas joined. */
+function eventsourcePipeline(pieces, createParser) {
+  let text = ''
+  const parser = createParser({
+    onEvent(event) {
+      if (event.data === '[DONE]') return
+      const delta = JSON.parse(event.data).choices?.[0]?.delta
+      if (typeof delta?.content === 'string') text += delta.content
+    },
+  })
+  const decoder = new TextDecoder()
+  for (const piece of pieces) parser.feed(decoder.decode(piece, { stream: true }))
+  return { text }
+}
+
+function benchPipeline(file, minSeconds) {
+  const { createParser } = require('eventsource-parser')
+  const body = fs.readFileSync(file)
+  const size = 64 << 10
+  const pieces = []
+  for (let i = 0; i < body.length; i += size) pieces.push(body.subarray(i, i + size))
+  const ours = llmstreamPipeline(pieces)
+  const theirs = eventsourcePipeline(pieces, createParser)
+  if (ours.text !== theirs.text) fail('the pipelines read different answer texts')
+  console.log(`pipeline: ${path.basename(file)}, ${fmt(ours.events, 0)} normalized events, an answer of ${fmt(ours.text.length, 0)} UTF-16 units`)
+  const t1 = measure(() => llmstreamPipeline(pieces), minSeconds)
+  const t2 = measure(() => eventsourcePipeline(pieces, createParser), minSeconds)
+  const mbs = (s) => fmt(body.length / s / 1e6, 0)
+  console.log(`  ${'llmstream Pipeline (events and the message)'.padEnd(50)} ${ms(t1).padStart(12)}  ${mbs(t1).padStart(6)} MB/s`)
+  console.log(`  ${'eventsource-parser + JSON.parse (the text only)'.padEnd(50)} ${ms(t2).padStart(12)}  ${mbs(t2).padStart(6)} MB/s  ${(t2 / t1).toFixed(2).padStart(6)}x llmstream's time`)
+}
+
 function main() {
   const opts = args(process.argv.slice(2))
   const peers = ['partial-json', 'eventsource-parser'].map((name) => {
@@ -257,6 +305,11 @@ function main() {
     const file = opts.sse || path.join(opts.inputs, 'chat.sse')
     if (!fs.existsSync(file)) fail(`no ${file} (cli-bench-inputs writes it; give it with --sse)`)
     benchSse(file, opts.min)
+  }
+  if (opts.only.has('pipeline')) {
+    const file = opts.sse || path.join(opts.inputs, 'chat.sse')
+    if (!fs.existsSync(file)) fail(`no ${file} (cli-bench-inputs writes it; give it with --sse)`)
+    benchPipeline(file, opts.min)
   }
   if (opts.csv && rows.length) {
     const lines = rows.map(([impl, piece, size, nsPerByte, seconds]) => `${impl},${piece},${size},${nsPerByte.toFixed(6)},${seconds.toFixed(9)}\n`)
