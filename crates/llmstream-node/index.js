@@ -76,18 +76,18 @@ class ActionStream {
 }
 
 /** Values from their packed form (src/packed.rs): their ASCII strings and
- * keys in one buffer, the others as UTF-8 in another, a list of codes
+ * keys in one string, the others as UTF-8 bytes, a list of codes
  * (each followed by its operands: 0 null, 1 false, 2 true, 3 a number,
  * 4 an ASCII string and 10 another (where it ends in its text), 5 an
  * array (its length, then its items), 6 an object (its size, then per
  * member its key and value), 8 an ASCII key not seen before and 11
  * another (where it ends), 9 a key seen before (its number)), and how
  * many values there are. */
-function unpackList([asciiBytes, textBytes, ops, count]) {
+function unpackList([ascii, textBytes, ops, count]) {
   const values = []
   if (count === 0) return values
   const reader = {
-    ascii: asciiBytes.length === 0 ? '' : asciiBytes.toString('latin1'),
+    ascii,
     text: textBytes.length === 0 ? '' : utf8.decode(textBytes, { stream: true }),
     ops,
     i: 0,
@@ -245,11 +245,11 @@ class SseDecoder {
 const utf8 = new TextDecoder()
 
 /** The items of a feed from their packed form (src/sse.rs): the fields'
- * text in two buffers, ASCII and the rest, and where each field ends. */
-function unpackSse([asciiBytes, textBytes, marks]) {
+ * text in two parts, the ASCII fields as a string and the others as
+ * UTF-8, and where each field ends. */
+function unpackSse([ascii, textBytes, marks]) {
   const items = []
   if (marks.length === 0) return items
-  const ascii = asciiBytes.length === 0 ? '' : asciiBytes.toString('latin1')
   const text = textBytes.length === 0 ? '' : utf8.decode(textBytes, { stream: true })
   // Where the next field starts in each string.
   let inAscii = 0

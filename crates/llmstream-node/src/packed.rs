@@ -4,10 +4,10 @@
 //!
 //! Made through N-API one member at a time, a small event costs a dozen
 //! calls, each several thousand instructions of V8's generic property
-//! store. Packed, a feed's events are three buffers: the strings and new
-//! keys that are ASCII one after another (which JavaScript reads as
-//! Latin-1, a copy), the others as UTF-8 (read by `TextDecoder`), and a
-//! list of numbers saying what to build, which a JavaScript loop turns
+//! store. Packed, a feed's events are three parts: the strings and new
+//! keys that are ASCII one after another, as one JavaScript string (made
+//! from Latin-1, a copy), the others as UTF-8 (read by `TextDecoder`), and
+//! a list of numbers saying what to build, which a JavaScript loop turns
 //! into the objects by slicing those two strings. The objects are the
 //! same.
 
@@ -128,11 +128,11 @@ impl Packer {
         }
     }
 
-    /// The packed list, `[ascii, text, ops, count]`, for `unpackList` in
-    /// index.js.
+    /// The packed list, `[ascii, text, ops, count]` (`ascii` a string,
+    /// `text` UTF-8 bytes), for `unpackList` in index.js.
     pub fn to_js<'env>(&self, env: &'env Env) -> Result<Array<'env>> {
         let mut packed = env.create_array(4)?;
-        packed.set(0, BufferSlice::copy_from(env, &self.ascii)?)?;
+        packed.set(0, env.create_string_latin1(&self.ascii)?)?;
         packed.set(1, BufferSlice::copy_from(env, self.text.as_bytes())?)?;
         packed.set(2, Float64ArraySlice::copy_from(env, &self.ops)?)?;
         packed.set(3, self.len as f64)?;

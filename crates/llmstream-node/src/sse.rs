@@ -2,8 +2,9 @@
 //! `llmstream sse`.
 //!
 //! A feed's items cross into JavaScript packed, not as objects made one
-//! property at a time: the fields' text one after another in two buffers
-//! (ASCII, and the rest), and per field where it ends, which the package's
+//! property at a time: the fields' text one after another in two parts
+//! (the ASCII fields as a string, the rest as UTF-8), and per field where
+//! it ends, which the package's
 //! `SseDecoder` (index.js) turns into `{event, data, id}` and `{retry}`
 //! objects by slicing the two strings. A stream of small events
 //! would otherwise cost a dozen N-API calls an event.
@@ -39,7 +40,7 @@ impl NativeSseDecoder {
 
     /// Feeds a piece; returns the items it completed, packed. Throws an
     /// `SseError` past a limit.
-    #[napi(ts_return_type = "[Buffer, Buffer, Float64Array]")]
+    #[napi(ts_return_type = "[string, Buffer, Float64Array]")]
     pub fn feed<'env>(&mut self, env: &'env Env, piece: Piece) -> Result<Array<'env>> {
         let bytes = bytes_of(&piece);
         let packer = &mut self.packer;
@@ -53,7 +54,7 @@ impl NativeSseDecoder {
 
     /// The end of the body: an event not closed by a blank line is
     /// discarded, as the standard says.
-    #[napi(ts_return_type = "[Buffer, Buffer, Float64Array]")]
+    #[napi(ts_return_type = "[string, Buffer, Float64Array]")]
     pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
         self.decoder.finish().map_err(|e| sse_error(env, &e))?;
         let packer = &mut self.packer;
@@ -131,9 +132,12 @@ impl Packer {
     /// it; or `3` for the event before's), three fields per event (its
     /// type, data and last event ID), and `2` and the value for a retry
     /// field.
+    ///
+    /// The ASCII text becomes a JavaScript string by one copy (Latin-1);
+    /// the other text is read by `TextDecoder` in JavaScript.
     fn to_js<'env>(&self, env: &'env Env) -> Result<Array<'env>> {
         let mut packed = env.create_array(3)?;
-        packed.set(0, BufferSlice::copy_from(env, &self.ascii)?)?;
+        packed.set(0, env.create_string_latin1(&self.ascii)?)?;
         packed.set(1, BufferSlice::copy_from(env, self.text.as_bytes())?)?;
         packed.set(2, Float64ArraySlice::copy_from(env, &self.marks)?)?;
         Ok(packed)
