@@ -1,8 +1,10 @@
 'use strict'
 // The llmstream package: the native addon's stages (llmstream.node, built
 // by `npm install` in this folder), plus what is JavaScript's own: the
-// live snapshot object of `JsonParser`, `SnapshotChunker` taking values,
-// and `events()` over an async iterable or a `ReadableStream`.
+// objects of a feed's events and items built from their packed form (a
+// JavaScript loop makes them far faster than N-API calls do), the live
+// snapshot object of `JsonParser`, `SnapshotChunker` taking values, and
+// `events()` over an async iterable or a `ReadableStream`.
 
 const native = require('./llmstream.node')
 

@@ -1,9 +1,11 @@
 //! The native addon of the `llmstream` Node.js package. Each class wraps
 //! one stage of the Rust library and gives its items as the library's own
-//! JSON forms converted to JavaScript values; the behaviour lives in the
-//! library. `index.js` adds what is JavaScript's own: `events()` over an
-//! async iterable or a `ReadableStream`, the live snapshot object of
-//! `JsonParser`, and `SnapshotChunker` taking values.
+//! JSON forms converted to JavaScript values, directly or packed for
+//! `index.js` to build (`packed.rs`, `sse.rs`); the behaviour lives in
+//! the library. `index.js` adds what is JavaScript's own: building the
+//! packed objects, `events()` over an async iterable or a
+//! `ReadableStream`, the live snapshot object of `JsonParser`, and
+//! `SnapshotChunker` taking values.
 
 #![deny(clippy::all)]
 
