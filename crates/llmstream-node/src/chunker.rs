@@ -19,7 +19,7 @@ pub struct NativeSnapshotChunker {
 
 #[napi]
 impl NativeSnapshotChunker {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         NativeSnapshotChunker {
@@ -30,7 +30,7 @@ impl NativeSnapshotChunker {
     /// Takes the next complete snapshot as JSON text; returns the chunks
     /// that became certain. Throws a `JsonError` for text that is not
     /// JSON, a `ChunkError` for a snapshot that does not extend the last.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn feed(&mut self, env: &Env, snapshot: Piece) -> Result<Vec<String>> {
         let text = String::from_utf8_lossy(&bytes_of(&snapshot)).into_owned();
         self.inner
@@ -40,14 +40,14 @@ impl NativeSnapshotChunker {
     }
 
     /// The end: the last chunks.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn finish(&mut self, env: &Env) -> Result<Vec<String>> {
         self.inner.finish().map_err(|e| chunk_error(env, &e))?;
         Ok(self.drain())
     }
 
     /// The snapshots taken so far.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn snapshots(&self) -> f64 {
         self.inner.snapshots() as f64
     }

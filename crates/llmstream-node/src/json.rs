@@ -40,7 +40,7 @@ fn integers(bigint: Option<bool>) -> Integers {
 }
 
 /// Parses a whole JSON document (`Uint8Array` or `string`).
-#[napi(ts_return_type = "unknown")]
+#[napi(ts_return_type = "unknown", catch_unwind)]
 pub fn parse<'env>(
     env: &'env Env,
     data: Piece,
@@ -77,7 +77,7 @@ pub fn parse<'env>(
 
 /// The value a person reads in a text cut short or not quite JSON, as
 /// `llmstream repair`.
-#[napi(ts_return_type = "unknown")]
+#[napi(ts_return_type = "unknown", catch_unwind)]
 pub fn repair<'env>(env: &'env Env, text: Piece) -> Result<Unknown<'env>> {
     let bytes = bytes_of(&text);
     match json::repair_bytes(&bytes).map_err(|e| json_error(env, &e))? {
@@ -128,7 +128,7 @@ pub struct NativeJsonParser {
 
 #[napi]
 impl NativeJsonParser {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(options: Option<JsonParserOptions>) -> Self {
         let options = options.unwrap_or_default();
         let lenient = options.lenient.unwrap_or(false);
@@ -148,7 +148,7 @@ impl NativeJsonParser {
 
     /// Feeds a piece; returns the events it completed (`undefined` when
     /// the parser makes none: the package gives `[]` then).
-    #[napi(ts_return_type = "JsonEvent[] | undefined")]
+    #[napi(ts_return_type = "JsonEvent[] | undefined", catch_unwind)]
     pub fn feed<'env>(&mut self, env: &'env Env, piece: Piece) -> Result<Option<Array<'env>>> {
         let bytes = bytes_of(&piece);
         if !self.events {
@@ -160,7 +160,7 @@ impl NativeJsonParser {
     }
 
     /// The end of input: the last events.
-    #[napi(ts_return_type = "JsonEvent[]")]
+    #[napi(ts_return_type = "JsonEvent[]", catch_unwind)]
     pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
         if !self.events {
             self.parser.finish().map_err(|e| json_error(env, &e))?;
@@ -177,7 +177,7 @@ impl NativeJsonParser {
     /// container, key and added text) for the caller to extend; and when
     /// the open path then ends in a string inside a container, that
     /// container and the string's key follow, two more items.
-    #[napi(ts_return_type = "unknown")]
+    #[napi(ts_return_type = "unknown", catch_unwind)]
     pub fn snapshot_into<'env>(
         &mut self,
         env: &'env Env,
@@ -218,7 +218,7 @@ impl NativeJsonParser {
     /// since the last read, when nothing else changed (`""` for nothing at
     /// all), or `null` when the package must call `snapshotInto`: the
     /// cheap read of a piece inside a long string.
-    #[napi(ts_return_type = "string | null")]
+    #[napi(ts_return_type = "string | null", catch_unwind)]
     pub fn open_text_added<'env>(&mut self, env: &'env Env) -> Result<Unknown<'env>> {
         let added = match (self.parser.snapshot(), self.mirror.as_mut()) {
             (Some(value), Some(mirror)) if self.parser.several_values() == self.several => {
@@ -235,7 +235,7 @@ impl NativeJsonParser {
     }
 
     /// The live snapshot converted afresh (objects of its own), or `null`.
-    #[napi(ts_return_type = "unknown")]
+    #[napi(ts_return_type = "unknown", catch_unwind)]
     pub fn snapshot_copy<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         match self.parser.snapshot() {
             Some(value) => to_js(env, value, self.integers),
@@ -244,7 +244,7 @@ impl NativeJsonParser {
     }
 
     /// The bytes fed so far.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn bytes_fed(&self) -> f64 {
         self.parser.bytes_fed() as f64
     }

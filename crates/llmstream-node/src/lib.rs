@@ -23,7 +23,7 @@ mod value;
 use napi_derive::napi;
 
 /// The package's version, the Rust library's.
-#[napi]
+#[napi(catch_unwind)]
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }

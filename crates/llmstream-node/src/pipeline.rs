@@ -38,7 +38,7 @@ pub struct NativePipeline {
 
 #[napi]
 impl NativePipeline {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(options: Option<PipelineOptions>) -> Result<Self> {
         let options = options.unwrap_or_default();
         let provider = options.provider.as_deref().unwrap_or("auto");
@@ -63,7 +63,7 @@ impl NativePipeline {
     /// Feeds a piece of the body; returns the normalized events it
     /// completed (`accumulate --events` forms), packed. Throws an
     /// `SseError` past an SSE limit.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn feed<'env>(&mut self, env: &'env Env, piece: Piece) -> Result<Array<'env>> {
         let fed = self.inner.feed(&bytes_of(&piece));
         let events = self.drain(env)?;
@@ -72,7 +72,7 @@ impl NativePipeline {
     }
 
     /// The end of the body: the last events, packed.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
         let finished = self.inner.finish();
         let events = self.drain(env)?;
@@ -82,7 +82,7 @@ impl NativePipeline {
 
     /// The message so far (`accumulate` form), or `null` before the first
     /// provider payload.
-    #[napi(getter, ts_return_type = "Message | null")]
+    #[napi(getter, ts_return_type = "Message | null", catch_unwind)]
     pub fn message<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         match self.inner.message() {
             Some(message) => to_js(env, &message.to_value(), Integers::Doubles),
@@ -91,7 +91,7 @@ impl NativePipeline {
     }
 
     /// The provider read (named or detected), or `null` before detection.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn provider(&self) -> Option<&'static str> {
         self.inner.provider().map(|p| p.name())
     }

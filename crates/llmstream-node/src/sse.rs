@@ -29,7 +29,7 @@ pub struct NativeSseDecoder {
 
 #[napi]
 impl NativeSseDecoder {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         NativeSseDecoder {
@@ -40,7 +40,7 @@ impl NativeSseDecoder {
 
     /// Feeds a piece; returns the items it completed, packed. Throws an
     /// `SseError` past a limit.
-    #[napi(ts_return_type = "[string, Buffer, Float64Array]")]
+    #[napi(ts_return_type = "[string, Buffer, Float64Array]", catch_unwind)]
     pub fn feed<'env>(&mut self, env: &'env Env, piece: Piece) -> Result<Array<'env>> {
         let bytes = bytes_of(&piece);
         let packer = &mut self.packer;
@@ -54,7 +54,7 @@ impl NativeSseDecoder {
 
     /// The end of the body: an event not closed by a blank line is
     /// discarded, as the standard says.
-    #[napi(ts_return_type = "[string, Buffer, Float64Array]")]
+    #[napi(ts_return_type = "[string, Buffer, Float64Array]", catch_unwind)]
     pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
         self.decoder.finish().map_err(|e| sse_error(env, &e))?;
         let packer = &mut self.packer;

@@ -19,7 +19,7 @@ pub struct NativeArgumentStreams {
 
 #[napi]
 impl NativeArgumentStreams {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         NativeArgumentStreams {
@@ -29,7 +29,7 @@ impl NativeArgumentStreams {
 
     /// Feeds a fragment of call `toolId`'s arguments; returns its events
     /// (`argument_delta`, `argument`, `error`).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn feed<'env>(
         &mut self,
         env: &'env Env,
@@ -43,7 +43,7 @@ impl NativeArgumentStreams {
     /// Feeds the accumulated arguments text of call `toolId` so far (as
     /// some providers give it): only what extends the text before is fed.
     /// A text that does not extend it is an `error` event and is ignored.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn feed_accumulated<'env>(
         &mut self,
         env: &'env Env,
@@ -59,7 +59,7 @@ impl NativeArgumentStreams {
     /// arguments among them (invalid or cut-short arguments are an `error`
     /// event, the best-effort value still in `tool_call_end`). Throws a
     /// `ToolError` for a call that is not open.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn finish<'env>(&mut self, env: &'env Env, tool_id: String) -> Result<Array<'env>> {
         match self.inner.finish(&tool_id) {
             Err(error @ Error::UnknownCall) => Err(from_form(
@@ -73,7 +73,7 @@ impl NativeArgumentStreams {
     }
 
     /// The call ids seen so far, sorted.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn ids(&self) -> Vec<String> {
         self.inner.ids().map(String::from).collect()
     }
@@ -98,7 +98,7 @@ pub struct NativeActionStream {
 
 #[napi]
 impl NativeActionStream {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         NativeActionStream {
@@ -108,7 +108,7 @@ impl NativeActionStream {
 
     /// Feeds model text (a `string`, or bytes: a cut code point is held);
     /// returns the events it completed.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn feed<'env>(&mut self, env: &'env Env, text: Piece) -> Result<Array<'env>> {
         self.inner.feed_bytes(&bytes_of(&text));
         self.drain(env)
@@ -116,7 +116,7 @@ impl NativeActionStream {
 
     /// The end of the text: the last events (an unclosed fence or object
     /// is an `error` event).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn finish<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
         let _ = self.inner.finish();
         self.drain(env)
