@@ -140,6 +140,15 @@ impl Packer {
     }
 }
 
+/// `values` packed, for `unpackList` in index.js.
+pub fn pack_all<'env>(env: &'env Env, values: impl Iterator<Item = Value>) -> Result<Array<'env>> {
+    let mut packer = Packer::default();
+    for value in values {
+        packer.push(&value);
+    }
+    packer.to_js(env)
+}
+
 /// The length of `text` in UTF-16 code units: one per character, two for
 /// a character beyond U+FFFF. Counted eight bytes at a time: the bytes
 /// less the continuation bytes (`10xxxxxx`), plus the lead bytes of

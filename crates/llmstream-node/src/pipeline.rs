@@ -9,7 +9,7 @@ use napi_derive::napi;
 
 use crate::errors::type_error;
 use crate::input::{bytes_of, Piece};
-use crate::packed::Packer;
+use crate::packed::pack_all;
 use crate::sse::sse_error;
 use crate::value::{to_js, Integers};
 
@@ -99,10 +99,7 @@ impl NativePipeline {
 
 impl NativePipeline {
     fn drain<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
-        let mut packer = Packer::default();
-        while let Some(event) = self.inner.next_event() {
-            packer.push(&event.to_value());
-        }
-        packer.to_js(env)
+        let events = std::iter::from_fn(|| self.inner.next_event());
+        pack_all(env, events.map(|event| event.to_value()))
     }
 }

@@ -8,7 +8,7 @@ use napi_derive::napi;
 
 use crate::errors::{from_form, Stage};
 use crate::input::{bytes_of, Piece};
-use crate::packed::Packer;
+use crate::packed::pack_all;
 
 /// The native argument streams; the package's `ArgumentStreams` wraps them
 /// and unpacks the events.
@@ -81,11 +81,8 @@ impl NativeArgumentStreams {
 
 impl NativeArgumentStreams {
     fn drain<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
-        let mut packer = Packer::default();
-        while let Some(event) = self.inner.next_event() {
-            packer.push(&event.to_value());
-        }
-        packer.to_js(env)
+        let events = std::iter::from_fn(|| self.inner.next_event());
+        pack_all(env, events.map(|event| event.to_value()))
     }
 }
 
@@ -125,10 +122,7 @@ impl NativeActionStream {
 
 impl NativeActionStream {
     fn drain<'env>(&mut self, env: &'env Env) -> Result<Array<'env>> {
-        let mut packer = Packer::default();
-        while let Some(event) = self.inner.next_event() {
-            packer.push(&event.to_value());
-        }
-        packer.to_js(env)
+        let events = std::iter::from_fn(|| self.inner.next_event());
+        pack_all(env, events.map(|event| event.to_value()))
     }
 }
