@@ -229,12 +229,18 @@ function eventsourceSse(pieces, createParser) {
   return { events, data }
 }
 
-function benchSse(file, minSeconds) {
-  const { createParser } = require('eventsource-parser')
+/** A streaming body read whole and cut into 64 KiB pieces. */
+function bodyInPieces(file) {
   const body = fs.readFileSync(file)
   const size = 64 << 10
   const pieces = []
   for (let i = 0; i < body.length; i += size) pieces.push(body.subarray(i, i + size))
+  return { body, pieces }
+}
+
+function benchSse(file, minSeconds) {
+  const { createParser } = require('eventsource-parser')
+  const { body, pieces } = bodyInPieces(file)
   const ours = llmstreamSse(pieces)
   const theirs = eventsourceSse(pieces, createParser)
   if (ours.events !== theirs.events || ours.data !== theirs.data) {
@@ -276,10 +282,7 @@ function eventsourcePipeline(pieces, createParser) {
 
 function benchPipeline(file, minSeconds) {
   const { createParser } = require('eventsource-parser')
-  const body = fs.readFileSync(file)
-  const size = 64 << 10
-  const pieces = []
-  for (let i = 0; i < body.length; i += size) pieces.push(body.subarray(i, i + size))
+  const { body, pieces } = bodyInPieces(file)
   const ours = llmstreamPipeline(pieces)
   const theirs = eventsourcePipeline(pieces, createParser)
   if (ours.text !== theirs.text) fail('the pipelines read different answer texts')
